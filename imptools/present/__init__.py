@@ -1,0 +1,1 @@
+"""Presenters: Rich renderables for findings, score sheets and replays."""

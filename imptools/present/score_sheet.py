@@ -1,0 +1,67 @@
+"""The score sheet of `imp score`: hands as rows, players as columns, running totals."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+from imptools.record import Game
+from imptools.rules.base import GameResult
+
+
+def _recorded(game: Game) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
+    """Per hand, the `score` and `total` values written in the record."""
+    out: dict[int, tuple[dict[str, int], dict[str, int]]] = {}
+    for hand in game.hands:
+        scores = {e.player.name: e.value for line in hand.scores for e in line.entries}
+        totals = {e.player.name: e.value for line in hand.totals for e in line.entries}
+        out[hand.number] = (scores, totals)
+    return out
+
+
+def score_sheet(game: Game, result: GameResult) -> RenderableType:
+    """A Rich table of one game; recorded values that disagree are marked in red with the recorded number."""
+    title_bits = [b for b in (game.tag("Event"), game.tag("Date")) if b]
+    title = f"{game.path or '<text>'} · game {game.index} · {game.game_name or '?'}"
+    if game.tag("Variant"):
+        title += f" ({game.tag('Variant')})"
+    if title_bits:
+        title += " · " + ", ".join(title_bits)
+    if not result.rules_checked:
+        return Text(f"{title}: scores for this game are not computed yet", style="yellow")
+    table = Table(title=title, title_justify="left", show_footer=True)
+    table.add_column("hand", footer="total", justify="right")
+    table.add_column("dealer")
+    players = result.players
+    for name in players:
+        total = result.totals.get(name)
+        table.add_column(name, justify="right", footer=str(total) if total is not None else "")
+    recorded = _recorded(game)
+    running = dict.fromkeys(players, 0)
+    for hand in result.hands:
+        rec_scores, rec_totals = recorded.get(hand.number, ({}, {}))
+        cells: list[Text] = []
+        if hand.scores is None:
+            for _ in players:
+                cells.append(Text("incomplete" if not hand.complete else "unscorable", style="dim"))
+        else:
+            for name in players:
+                value = hand.scores.get(name, 0)
+                running[name] += value
+                cell = Text(f"{value:+d}", style="bold")
+                cell.append(f"  {running[name]}", style="dim")
+                if name in rec_scores and rec_scores[name] != value:
+                    cell.append(f"  ✗ score {rec_scores[name]}", style="red")
+                if name in rec_totals and rec_totals[name] != running[name]:
+                    cell.append(f"  ✗ total {rec_totals[name]}", style="red")
+                cells.append(cell)
+        table.add_row(str(hand.number), hand.dealer or "?", *cells)
+    parts: list[RenderableType] = [table]
+    if result.over and result.winners:
+        parts.append(Text(f"Winner: {' and '.join(result.winners)}", style="bold green"))
+    elif result.totals:
+        best = max(result.totals.values())
+        leaders = [n for n in players if result.totals.get(n) == best]
+        parts.append(Text(f"Leading after {len(result.hands)} hands: {' and '.join(leaders)} ({best})"))
+    return Group(*parts)
