@@ -37,10 +37,10 @@ def judge_game(game: Game) -> GameResult:
                 )
             )
         players = game.players
-        hands = tuple(
-            HandResult(h.number, d, False, None) for h, d in zip(game.hands, hand_dealers(game, players))
+        hands = tuple(HandResult(h.number, d, False, None) for h, d in zip(game.hands, hand_dealers(game, players)))
+        return GameResult(
+            game.index, players, hands, {}, findings=tuple(game.findings) + tuple(extra), rules_checked=False
         )
-        return GameResult(game.index, players, hands, {}, findings=tuple(game.findings) + tuple(extra), rules_checked=False)
     result = ruleset.judge(game)
     by_hand: dict[int | None, list[Finding]] = {}
     for f in game.findings:
@@ -48,7 +48,9 @@ def judge_game(game: Game) -> GameResult:
     known = {h.number for h in result.hands}
     game_level = list(result.findings) + [f for h, fs in by_hand.items() if h not in known for f in fs]
     hands = tuple(
-        replace(h, findings=tuple(sorted((_path(f, game) for f in (*by_hand.get(h.number, ()), *h.findings)), key=_order)))
+        replace(
+            h, findings=tuple(sorted((_path(f, game) for f in (*by_hand.get(h.number, ()), *h.findings)), key=_order))
+        )
         for h in result.hands
     )
     return replace(result, hands=hands, findings=tuple(sorted((_path(f, game) for f in game_level), key=_order)))

@@ -6,6 +6,7 @@ presenter and sets the exit status; no rule is decided here.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 import tempfile
@@ -193,7 +194,7 @@ def score(files: FilesArg, json: JsonOpt = False) -> None:
     sheets: list[tuple[Game, GameResult]] = []
     out: list[dict[str, Any]] = []
     console = _console()
-    for path, game, result in _judged(inputs):
+    for _path, game, result in _judged(inputs):
         if json:
             out.append(
                 {
@@ -233,10 +234,8 @@ def write_atomically(path: str, text: str) -> None:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.chmod(tmp, target.stat().st_mode & 0o7777)
-        except FileNotFoundError:
-            pass
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -246,7 +245,9 @@ def write_atomically(path: str, text: str) -> None:
 @app.command()
 def fmt(
     files: FilesArg,
-    check: Annotated[bool, typer.Option("--check", help="Change nothing; list the files that are not canonical and exit 1.")] = False,
+    check: Annotated[
+        bool, typer.Option("--check", help="Change nothing; list the files that are not canonical and exit 1.")
+    ] = False,
     write: Annotated[bool, typer.Option("--write", "-w", help="Rewrite the files in place (atomically).")] = False,
 ) -> None:
     """Print records in canonical form: tags in order, one element per line, canonical cards.
@@ -304,7 +305,9 @@ def fmt(
 @app.command()
 def export(
     files: FilesArg,
-    json: Annotated[bool, typer.Option("--json", help="Export as JSON (the only format so far, and the default).")] = True,
+    json: Annotated[
+        bool, typer.Option("--json", help="Export as JSON (the only format so far, and the default).")
+    ] = True,
 ) -> None:
     """Write the record model of the files as one JSON document (see `imp import`).
 
@@ -323,8 +326,12 @@ def export(
 
 @app.command("import")
 def import_(
-    file: Annotated[str, typer.Argument(metavar="FILE.json", help="A JSON document made by `imp export`, or - for standard input.")],
-    output: Annotated[str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")] = None,
+    file: Annotated[
+        str, typer.Argument(metavar="FILE.json", help="A JSON document made by `imp export`, or - for standard input.")
+    ],
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")
+    ] = None,
 ) -> None:
     """Turn a JSON export back into notation: the round trip is exact.
 
@@ -371,7 +378,7 @@ def main() -> None:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         raise SystemExit(EXIT_FOUND) from None
-    except Exception as exc:  # noqa: BLE001 - the last line of defence: a message, never a traceback
+    except Exception as exc:
         _error(f"internal error: {type(exc).__name__}: {exc}")
         _error("this is a bug in imptools; please report it with the record that caused it")
         raise SystemExit(EXIT_INTERNAL) from None

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import IO, Any, Union
 
 from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken, VisitError
+from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
 from imptools.findings import Finding
 from imptools.record import (
@@ -128,13 +128,14 @@ def _card(tok: Token) -> CardText:
 
 
 def _play(tok: Token) -> Play:
-    line, col = _pos(tok)
+    line, col = start = _pos(tok)
     text = str(tok)
     name: NameRef | None = None
     if ":" in text:
         who, _, rest = text.partition(":")
         if not who or not _NAME.fullmatch(who):
-            raise RecordSyntaxError(f"`{text}`: `{who}` before `:` is not a player name", line, col)
+            what = f"`{who}` before `:` is not a player name" if who else "nothing before `:` names a player"
+            raise RecordSyntaxError(f"`{text}`: {what}", line, col)
         name = NameRef(who, line, col)
         col += len(who) + 1
         text = rest
@@ -147,7 +148,7 @@ def _play(tok: Token) -> Play:
         if text in ("??", "?!", "!?", "?!!"):
             text, mark = "?", text[1:]
     if not text or any(ch in text for ch in ":!"):
-        raise RecordSyntaxError(f"`{tok}` is not a play: write [NAME:]CARD[MARK], e.g. `Adam:24` or `24!`", line, col)
+        raise RecordSyntaxError(f"`{tok}` is not a play: write [NAME:]CARD[MARK], e.g. `Adam:24` or `24!`", *start)
     return Play(CardText(text, line, col), line, col, name, mark)
 
 
@@ -164,7 +165,7 @@ class _LineBuilder(Transformer[Token, Any]):
         return Tag(str(name), re.sub(r"\\(.)", r"\1", raw), line, col - 1)
 
     def hand(self, number: Token, _dealer_kw: Token | None, dealer: Token | None) -> Hand:
-        line, col = _pos(number)
+        line, _ = _pos(number)
         return Hand(int(number), line, 1, _name(dealer) if dealer is not None else None)
 
     def deal(self, who: Token, *cards: Token) -> Deal:
@@ -250,8 +251,27 @@ _WORDS: dict[str, str] = {
     "$END": "the end of the line",
     "DEALER": "`dealer`",
 }
-_KEYWORDS = "a line such as `[Tag \"...\"]`, `hand N`, `deal`, `discard`, `pass`, `open`, `imp`, `trump`, `contro`, `turnup`, `bid`, `declare`, a trick `N. ...`, `score` or `total`"
-_LINE_START = {"LSQB", "TRICK_NUMBER", "HAND", "DEAL", "DISCARD", "PASS", "OPEN", "IMP", "TRUMP", "CONTRO", "TURNUP", "BID"}
+_KEYWORDS = (
+    'a line such as `[Tag "..."]`, `hand N`, `deal`, `discard`, `pass`, `open`, `imp`, `trump`, '
+    "`contro`, `turnup`, `bid`, `declare`, a trick `N. ...`, `score` or `total`"
+)
+_LINE_KEYWORDS = frozenset(
+    "hand deal discard pass open imp trump contro recontro sant-vicenc turnup bid declare reveal score total".split()
+)
+_LINE_START = {
+    "LSQB",
+    "TRICK_NUMBER",
+    "HAND",
+    "DEAL",
+    "DISCARD",
+    "PASS",
+    "OPEN",
+    "IMP",
+    "TRUMP",
+    "CONTRO",
+    "TURNUP",
+    "BID",
+}
 
 
 def _expected(names: Iterable[str]) -> str:
@@ -267,24 +287,32 @@ def _expected(names: Iterable[str]) -> str:
 def _describe(err: UnexpectedInput, text: str, first_line: int) -> RecordSyntaxError:
     """A card player's account of a Lark error: where, the text at fault, what was expected."""
     keyword = text.split(None, 1)[0] if text.split() else ""
-    where = f"in this `{keyword}` line, " if keyword.isalpha() or keyword == "sant-vicenc" else ""
+    where = f"in this `{keyword}` line, " if keyword in _LINE_KEYWORDS else ""
     if isinstance(err, UnexpectedCharacters):
         line = first_line + err.line - 1
-        bad = text.splitlines()[err.line - 1][err.column - 1 :].split(None, 1)[0] if text else ""
+        bad = text.split("\n")[err.line - 1][err.column - 1 :].split(None, 1)[0] if text else ""
         if bad.startswith("{"):
-            return RecordSyntaxError(f"`{{` opens an annotation that is never closed with `}}`", line, err.column)
+            return RecordSyntaxError("`{` opens an annotation that is never closed with `}`", line, err.column)
         msg = f"{where}`{bad}` is not understood here: expected {_expected(err.allowed or ())}"
+        if bad.isdigit() and err.column == 1:
+            msg = f"`{bad}` at the start of a line: a trick number is written with a dot, `{bad}.`"
         return RecordSyntaxError(msg[0].upper() + msg[1:], line, err.column)
     if isinstance(err, UnexpectedToken):
         tok = err.token
         if tok.type == "$END":
-            last = text.rstrip().splitlines()[-1] if text.strip() else ""
+            last = text.rstrip().split("\n")[-1] if text.strip() else ""
             msg = f"{where}the line ends too soon: expected {_expected(err.expected)}"
-            return RecordSyntaxError(msg[0].upper() + msg[1:], first_line + len(text.rstrip().splitlines()) - 1, len(last) + 1)
+            return RecordSyntaxError(
+                msg[0].upper() + msg[1:], first_line + len(text.rstrip().split("\n")) - 1, len(last) + 1
+            )
         msg = f"{where}`{tok}` is not expected here: expected {_expected(err.expected)}"
+        if str(tok).isdigit() and tok.column == 1 and tok.line == 1:
+            msg = f"`{tok}` at the start of a line: a trick number is written with a dot, `{tok}.`"
         return RecordSyntaxError(msg[0].upper() + msg[1:], first_line + (tok.line or 1) - 1, tok.column or 1)
     if isinstance(err, UnexpectedEOF):
-        return RecordSyntaxError(f"The line ends too soon: expected {_expected(err.expected)}", first_line, len(text) + 1)
+        return RecordSyntaxError(
+            f"The line ends too soon: expected {_expected(err.expected)}", first_line, len(text) + 1
+        )
     return RecordSyntaxError(str(err).splitlines()[0], first_line, 1)
 
 
@@ -460,7 +488,11 @@ class _Assembler:
     def _flush_findings(self) -> None:
         for f in self.findings:
             self.game_findings.append(
-                f.at(path=self.path, game=self.index or 1, hand=f.hand if f.hand is not None else self._current_hand_number())
+                f.at(
+                    path=self.path,
+                    game=self.index or 1,
+                    hand=f.hand if f.hand is not None else self._current_hand_number(),
+                )
             )
         self.findings.clear()
 
@@ -490,7 +522,7 @@ class _Assembler:
                 out.append(
                     Finding(
                         "syntax",
-                        f"This game has no [{required} \"...\"] tag, which every game needs",
+                        f'This game has no [{required} "..."] tag, which every game needs',
                         self.game_line or 1,
                         1,
                         self.path,
@@ -545,7 +577,11 @@ class _Assembler:
                 self.header[i] = replace(item, annotations=item.annotations + tuple(notes))
                 return
         note = notes[0]
-        self.error("An annotation `{...}` must follow the element it is about; here nothing comes before it", note.line, note.column)
+        self.error(
+            "An annotation `{...}` must follow the element it is about; here nothing comes before it",
+            note.line,
+            note.column,
+        )
 
     def feed(self, element: Any) -> Iterator[Game]:
         if isinstance(element, Tag):
@@ -562,13 +598,22 @@ class _Assembler:
             self._close_hand()
             expected = (self.hands[-1].number + 1) if self.hands else 1
             if element.number != expected:
-                self.error(f"`hand {element.number}` where hand {expected} was expected: hands are numbered 1, 2, 3 ... in order", element.line, element.column)
+                self.error(
+                    f"`hand {element.number}` where hand {expected} was expected: "
+                    "hands are numbered 1, 2, 3 ... in order",
+                    element.line,
+                    element.column,
+                )
             self.hand = element
             return
         if self.hand is None:
             self._place_pending_comments()
             kind = type(element).__name__.lower()
-            self.error(f"This {_kind(element)} line comes before any `hand N` line: it belongs inside a hand", element.line, element.column)
+            self.error(
+                f"This {_kind(element)} line comes before any `hand N` line: it belongs inside a hand",
+                element.line,
+                element.column,
+            )
             del kind
             return
         self._place_pending_comments()
@@ -612,8 +657,16 @@ def _kind(element: Any) -> str:
         return f"trick {element.number}"
     if isinstance(element, ScoreLine):
         return f"`{element.kind}`"
-    names = {Deal: "deal", Discard: "discard", Pass: "pass", Open: "open", ImpTrick: "imp", Trump: "trump",
-             TurnUp: "turnup", Bid: "bid"}
+    names = {
+        Deal: "deal",
+        Discard: "discard",
+        Pass: "pass",
+        Open: "open",
+        ImpTrick: "imp",
+        Trump: "trump",
+        TurnUp: "turnup",
+        Bid: "bid",
+    }
     if isinstance(element, (Call, Declare)):
         return f"`{element.kind}`"
     return f"`{names.get(type(element), type(element).__name__.lower())}`"
@@ -643,15 +696,12 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
             asm.error(e.message, e.line, e.column)
             asm._flush_findings()
             continue
-        except VisitError as err:
-            orig = err.orig_exc
-            if isinstance(orig, RecordSyntaxError):
-                if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
-                    yield from asm._start_game(logical.first_line)
-                asm.error(orig.message, orig.line, orig.column)
-                asm._flush_findings()
-                continue
-            raise
+        except RecordSyntaxError as err:
+            if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
+                yield from asm._start_game(logical.first_line)
+            asm.error(err.message, err.line, err.column)
+            asm._flush_findings()
+            continue
         notes = _annotations(_CTX.annotations, logical.first_line)
         remark = str(_CTX.comments[-1])[1:] if _CTX.comments else None
         if element is None:
@@ -688,7 +738,10 @@ def read_games(source: Source, path: str | None = None) -> Iterator[Game]:
             yield from _read_lines(_decode_lines(binary, findings), name, findings)
         return
     if isinstance(source, io.TextIOBase):
-        text_lines = (_Physical(i, t.rstrip("\r\n").lstrip("\ufeff") if i == 1 else t.rstrip("\r\n")) for i, t in enumerate(source, 1))
+        text_lines = (
+            _Physical(i, t.rstrip("\r\n").lstrip("\ufeff") if i == 1 else t.rstrip("\r\n"))
+            for i, t in enumerate(source, 1)
+        )
         yield from _read_lines(text_lines, path, findings)
         return
     yield from _read_lines(_decode_lines(source, findings), path, findings)  # type: ignore[arg-type]

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import TypeVar, Union
+from typing import TypeVar
 
 from imptools.findings import Finding
 
@@ -241,7 +241,9 @@ class ScoreLine:
     remark: str | None = None
 
 
-HandLine = Union[Deal, Discard, Pass, Open, ImpTrick, Trump, Call, TurnUp, Bid, Declare, Trick, ScoreLine, CommentLine]
+HandLine = (
+    Deal | Discard | Pass | Open | ImpTrick | Trump | Call | TurnUp | Bid | Declare | Trick | ScoreLine | CommentLine
+)
 """Any line that can stand inside a hand."""
 
 _L = TypeVar("_L")
@@ -315,7 +317,7 @@ class Hand:
         return tuple(x for x in self._of(ScoreLine) if x.kind == "total")
 
 
-HeaderLine = Union[Tag, CommentLine]
+HeaderLine = Tag | CommentLine
 """A line of a game's header: a tag, or a comment among or before the tags."""
 
 

@@ -6,7 +6,7 @@ import importlib
 
 from imptools.rules.base import CardCheck, GameResult, HandResult, Ruleset
 
-__all__ = ["CardCheck", "GameResult", "HandResult", "Ruleset", "GAMES", "get_ruleset"]
+__all__ = ["GAMES", "CardCheck", "GameResult", "HandResult", "Ruleset", "get_ruleset"]
 
 GAMES: dict[str, str] = {
     "bottle-imp": "imptools.rules.bottle_imp",

@@ -96,26 +96,59 @@ def token_findings(game: Game, ruleset: Ruleset) -> list[Finding]:
     replays its hands reports these itself, with the turn order to say whose
     play a finding is about.
     """
-    from imptools.record import Bid, Call, CardText, Deal, Declare, Discard, ImpTrick, NameRef, Open, Pass, ScoreLine, Trick, Trump, TurnUp
+    from imptools.record import (
+        Bid,
+        Call,
+        CardText,
+        Deal,
+        Declare,
+        Discard,
+        ImpTrick,
+        NameRef,
+        Open,
+        Pass,
+        ScoreLine,
+        Trick,
+        Trump,
+        TurnUp,
+    )
 
     players = set(game.players)
     out: list[Finding] = []
 
-    def where(hand: int, trick: int | None, player: str | None) -> dict[str, object]:
-        return {"game": game.index, "hand": hand, "trick": trick, "player": player, "path": game.path}
-
     def name(ref: NameRef, hand: int, trick: int | None = None) -> None:
         if players and ref.name not in players:
-            out.append(Finding("unknown-player", f"`{ref.name}` is not one of the players ({', '.join(game.players)})",
-                               ref.line, ref.column, **where(hand, trick, None)))  # type: ignore[arg-type]
+            out.append(
+                Finding(
+                    "unknown-player",
+                    f"`{ref.name}` is not one of the players ({', '.join(game.players)})",
+                    ref.line,
+                    ref.column,
+                    game.path,
+                    game.index,
+                    hand,
+                    trick,
+                )
+            )
 
     def card(c: CardText, hand: int, player: str | None, trick: int | None = None) -> None:
         if c.unknown:
             return
         check = ruleset.check_card(c.text, game)
         if check.code is not None:
-            out.append(Finding(check.code, check.message or f"`{c.text}` is not a card of this game",
-                               c.line, c.column, **where(hand, trick, player)))  # type: ignore[arg-type]
+            out.append(
+                Finding(
+                    check.code,
+                    check.message or f"`{c.text}` is not a card of this game",
+                    c.line,
+                    c.column,
+                    game.path,
+                    game.index,
+                    hand,
+                    trick,
+                    player,
+                )
+            )
 
     for hand in game.hands:
         n = hand.number
@@ -172,7 +205,6 @@ class TokenRuleset:
             by_hand.setdefault(f.hand or 0, []).append(f)
         dealers = hand_dealers(game, players)
         hands = tuple(
-            HandResult(h.number, d, False, None, tuple(by_hand.get(h.number, ())))
-            for h, d in zip(game.hands, dealers)
+            HandResult(h.number, d, False, None, tuple(by_hand.get(h.number, ()))) for h, d in zip(game.hands, dealers)
         )
         return GameResult(game.index, players, hands, {}, rules_checked=False)

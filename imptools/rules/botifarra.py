@@ -23,7 +23,9 @@ class Botifarra(TokenRuleset):
     def check_card(self, text: str, game: Game) -> CardCheck:
         m = _CARD.fullmatch(text)
         if m is None:
-            return CardCheck(None, "unknown-card", f"`{text}` is not a botifarra card (rank 1-12 then o, c, e or b: `9o`, `12e`)")
+            return CardCheck(
+                None, "unknown-card", f"`{text}` is not a botifarra card (rank 1-12 then o, c, e or b: `9o`, `12e`)"
+            )
         rank = int(m.group(1))
         if len(game.players) == 3 and rank in (2, 3, 4):
             return CardCheck(None, "unknown-card", f"`{text}` is not in the three-player deck, which has no 2, 3 or 4")

@@ -25,7 +25,11 @@ class NinetyNine(TokenRuleset):
             return CardCheck("JK")
         m = _CARD.fullmatch(text)
         if m is None:
-            return CardCheck(None, "unknown-card", f"`{text}` is not a ninety-nine card (A K Q J 10 9 8 7 6 then S H D C: `AS`, `10H`; joker `JK`)")
+            return CardCheck(
+                None,
+                "unknown-card",
+                f"`{text}` is not a ninety-nine card (A K Q J 10 9 8 7 6 then S H D C: `AS`, `10H`; joker `JK`)",
+            )
         rank = m.group(1).upper()
         suit = m.group(2).upper()
         return CardCheck(("10" if rank == "T" else rank) + _SUIT.get(suit, suit))
