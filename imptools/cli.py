@@ -266,11 +266,11 @@ def fmt(
 
       imp fmt - < night.imp        standard input to standard output
     """
-    from imptools.writer import format_games
-
     if check and write:
         _error("--check and --write cannot be used together")
         raise typer.Exit(EXIT_UNREADABLE)
+    from imptools.writer import format_games
+
     inputs = expand(files)
     status = EXIT_OK
     for path in inputs.paths:

@@ -256,7 +256,24 @@ _KEYWORDS = (
     "`contro`, `turnup`, `bid`, `declare`, a trick `N. ...`, `score` or `total`"
 )
 _LINE_KEYWORDS = frozenset(
-    "hand deal discard pass open imp trump contro recontro sant-vicenc turnup bid declare reveal score total".split()
+    [
+        "hand",
+        "deal",
+        "discard",
+        "pass",
+        "open",
+        "imp",
+        "trump",
+        "contro",
+        "recontro",
+        "sant-vicenc",
+        "turnup",
+        "bid",
+        "declare",
+        "reveal",
+        "score",
+        "total",
+    ]
 )
 _LINE_START = {
     "LSQB",

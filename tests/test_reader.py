@@ -141,7 +141,9 @@ def test_score_and_total_lines() -> None:
 
 
 def test_comments_are_kept_where_they_were() -> None:
-    g = one("; before the game\n" + HEAD + "; among the tags? no: after them\nhand 1\n; in the hand\ndeal Adam 1 ; why\n")
+    g = one(
+        "; before the game\n" + HEAD + "; among the tags? no: after them\nhand 1\n; in the hand\ndeal Adam 1 ; why\n"
+    )
     assert isinstance(g.header[0], CommentLine) and g.header[0].text == " before the game"
     assert isinstance(g.header[-1], CommentLine)
     comment, deal = g.hands[0].lines
@@ -222,7 +224,11 @@ def test_syntax_error_paths(line: str, column: int, words: str) -> None:
 
 @pytest.mark.parametrize(
     ("line", "column", "words"),
-    [("[Event unquoted]", 8, "a quoted value"), ('[Event "x"', 11, "`]` to close the tag"), ("[1st \"x\"]", 2, "tag name")],
+    [
+        ("[Event unquoted]", 8, "a quoted value"),
+        ('[Event "x"', 11, "`]` to close the tag"),
+        ('[1st "x"]', 2, "tag name"),
+    ],
 )
 def test_syntax_errors_in_tags(line: str, column: int, words: str) -> None:
     g = one(HEAD + line + "\nhand 1\n1. 1 2 3 4\n")
@@ -343,7 +349,9 @@ def test_reader_never_raises_on_arbitrary_bytes(data: bytes) -> None:
 
 
 @settings(max_examples=100, deadline=None)
-@given(st.lists(st.sampled_from(HEAD.splitlines() + ["hand 1", "1. 1 2 3 4", "deal Adam 1 2", "junk", "{x"]), max_size=30))
+@given(
+    st.lists(st.sampled_from(HEAD.splitlines() + ["hand 1", "1. 1 2 3 4", "deal Adam 1 2", "junk", "{x"]), max_size=30)
+)
 def test_reader_never_raises_on_shuffled_lines(lines: list[str]) -> None:
     games = list(read_games("\n".join(lines) + "\n"))
     assert all(isinstance(g, Game) for g in games)

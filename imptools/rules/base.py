@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from imptools.findings import Finding
-from imptools.record import Game
+from imptools.record import Game, Trick
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,6 +150,7 @@ def token_findings(game: Game, ruleset: Ruleset) -> list[Finding]:
                 )
             )
 
+    dealers = dict(zip((h.number for h in game.hands), hand_dealers(game, game.players)))
     for hand in game.hands:
         n = hand.number
         if hand.dealer is not None:
@@ -175,14 +176,37 @@ def token_findings(game: Game, ruleset: Ruleset) -> list[Finding]:
             elif isinstance(line, (Open, Trump, Call, Declare)):
                 name(line.player, n)
             elif isinstance(line, Trick):
-                for play in line.plays:
-                    who = play.player.name if play.player is not None else None
+                for play, who in zip(line.plays, _players_of(line, n, game, dealers)):
                     if play.player is not None:
                         name(play.player, n, line.number)
-                    card(play.card, n, who if who in players else None, line.number)
+                    card(play.card, n, who, line.number)
             elif isinstance(line, ScoreLine):
                 for entry in line.entries:
                     name(entry.player, n)
+    return out
+
+
+def _players_of(trick: Trick, hand: int, game: Game, dealers: dict[int, str | None]) -> list[str | None]:
+    """Who made each play, as far as turn order alone tells: plays go round the table from the leader.
+
+    The leader is the first play's name, or for trick 1 the player after the dealer;
+    without either, only named plays are attributed.
+    """
+    players = game.players
+    first = trick.plays[0].player if trick.plays else None
+    leader: str | None = first.name if first is not None and first.name in players else None
+    if leader is None and trick.number == 1:
+        dealer = dealers.get(hand)
+        if dealer in players:
+            leader = players[(players.index(dealer) + 1) % len(players)]
+    out: list[str | None] = []
+    for i, play in enumerate(trick.plays):
+        if play.player is not None and play.player.name in players:
+            out.append(play.player.name)
+        elif leader is not None:
+            out.append(players[(players.index(leader) + i) % len(players)])
+        else:
+            out.append(None)
     return out
 
 
