@@ -102,10 +102,3 @@ def test_help_has_examples() -> None:
         out = imp(command, "--help")
         assert out.returncode == 0
         assert "Example" in out.stdout, command
-
-
-def test_fmt_refuses_a_file_with_syntax_errors(record: Path) -> None:
-    before = record.read_bytes()
-    out = imp("fmt", "--write", str(record))
-    assert out.returncode == 1
-    assert "syntax" in out.stderr and record.read_bytes() == before
