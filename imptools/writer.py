@@ -1,0 +1,244 @@
+"""The writer: record model -> canonical notation (`imp fmt`) and JSON (`imp export`/`imp import`).
+
+Canonical text: the header's tags with `Game`, `Variant`, `Players` first and the
+rest as written (comment lines at the top stay there; others stay before the tag they preceded), a blank line,
+then each hand with one element per line and a blank line between hands; a
+blank line between games. Cards are spelled canonically by the game's ruleset
+(as written when the ruleset does not know them), annotations follow their
+element on its line, `; remarks` end their line. Formatting is a fixed point.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from collections.abc import Iterable
+from typing import Any
+
+import orjson
+
+from imptools import record
+from imptools.record import (
+    Annotation,
+    Bid,
+    Call,
+    CardText,
+    CommentLine,
+    Deal,
+    Declare,
+    Discard,
+    Game,
+    Hand,
+    HandLine,
+    HeaderLine,
+    ImpTrick,
+    NameRef,
+    Open,
+    Pass,
+    Play,
+    Tag,
+    Trick,
+    Trump,
+    TurnUp,
+)
+from imptools.rules import get_ruleset
+
+_FIRST_TAGS = ("Game", "Variant", "Players")
+
+
+class RecordJSONError(ValueError):
+    """A JSON document that is not an imp export; the message names the place inside it."""
+
+
+# --------------------------------------------------------------------------- notation
+
+
+def _notes(annotations: tuple[Annotation, ...]) -> str:
+    return "".join(f" {{{a.text}}}" for a in annotations)
+
+
+def _end(element: Any) -> str:
+    out = _notes(element.annotations)
+    if element.remark is not None:
+        out += f" ;{element.remark}"
+    return out
+
+
+class _Spelling:
+    """Canonical card spelling for one game."""
+
+    def __init__(self, game: Game) -> None:
+        self.game = game
+        self.ruleset = get_ruleset(game.game_name)
+
+    def __call__(self, card: CardText) -> str:
+        if card.unknown or self.ruleset is None:
+            return card.text
+        return self.ruleset.check_card(card.text, self.game).canonical or card.text
+
+
+def _play(play: Play, spell: _Spelling) -> str:
+    who = f"{play.player}:" if play.player is not None else ""
+    return f"{who}{spell(play.card)}{play.mark or ''}{_notes(play.annotations)}"
+
+
+def _line(line: HandLine, spell: _Spelling) -> str:
+    def cards(cs: tuple[CardText, ...]) -> str:
+        return " ".join(spell(c) for c in cs)
+
+    if isinstance(line, CommentLine):
+        return f";{line.text}"
+    if isinstance(line, Deal):
+        body = f"deal {line.player} {cards(line.cards)}".rstrip()
+    elif isinstance(line, Discard):
+        body = f"discard {line.player} {cards(line.cards)}"
+    elif isinstance(line, Pass):
+        body = f"pass {line.giver} > {line.receiver} {spell(line.card)}"
+    elif isinstance(line, Open):
+        body = f"open {line.player} {line.pack}"
+    elif isinstance(line, ImpTrick):
+        body = f"imp {cards(line.cards)}"
+    elif isinstance(line, Trump):
+        body = f"trump {line.player} {line.suit}"
+    elif isinstance(line, (Call, Declare)):
+        body = f"{line.kind} {line.player}"
+    elif isinstance(line, TurnUp):
+        body = f"turnup {spell(line.card)}"
+    elif isinstance(line, Bid):
+        body = f"bid {line.player} " + (str(line.number) if line.number is not None else cards(line.cards))
+    elif isinstance(line, Trick):
+        body = f"{line.number}.{_notes(line.annotations)} " + " ".join(_play(p, spell) for p in line.plays)
+        return body + (f" ;{line.remark}" if line.remark is not None else "")
+    else:
+        body = f"{line.kind} " + " ".join(f"{e.player} {e.value}" for e in line.entries)
+    return body + _end(line)
+
+
+def _header(header: tuple[HeaderLine, ...]) -> list[str]:
+    """Tags in canonical order; comments before the first tag stay on top, others travel with the tag after them."""
+    groups: list[tuple[Tag | None, list[CommentLine]]] = []
+    pending: list[CommentLine] = []
+    leading = 0
+    while leading < len(header) and isinstance(header[leading], CommentLine):
+        leading += 1
+    top = [f";{c.text}" for c in header[:leading] if isinstance(c, CommentLine)]
+    for item in header[leading:]:
+        if isinstance(item, CommentLine):
+            pending.append(item)
+        else:
+            groups.append((item, pending))
+            pending = []
+    first = [g for name in _FIRST_TAGS for g in groups if g[0] is not None and g[0].name == name]
+    rest = [g for g in groups if g not in first]
+    out: list[str] = top
+    for tag, comments in first + rest:
+        out.extend(f";{c.text}" for c in comments)
+        if tag is not None:
+            value = tag.value.replace("\\", "\\\\").replace('"', '\\"')
+            out.append(f'[{tag.name} "{value}"]' + _end(tag))
+    out.extend(f";{c.text}" for c in pending)
+    return out
+
+
+def _hand(hand: Hand, spell: _Spelling) -> list[str]:
+    head = f"hand {hand.number}" + (f" dealer {hand.dealer}" if hand.dealer is not None else "") + _end(hand)
+    return [head] + [_line(line, spell) for line in hand.lines]
+
+
+def format_game(game: Game) -> str:
+    """One game in canonical notation, ending with a newline."""
+    spell = _Spelling(game)
+    blocks = [_header(game.header)] + [_hand(h, spell) for h in game.hands]
+    return "\n\n".join("\n".join(b) for b in blocks if b) + "\n"
+
+
+def format_games(games: Iterable[Game]) -> str:
+    """Games in canonical notation, a blank line between them."""
+    return "\n".join(format_game(g) for g in games)
+
+
+# --------------------------------------------------------------------------- JSON
+
+_CLASSES: dict[str, type[Any]] = {
+    cls.__name__: cls
+    for cls in vars(record).values()
+    if isinstance(cls, type) and dataclasses.is_dataclass(cls) and cls.__module__ == record.__name__
+}
+
+
+def _to_plain(value: Any) -> Any:
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        out: dict[str, Any] = {"type": type(value).__name__}
+        for f in dataclasses.fields(value):
+            if f.name in ("findings",):
+                continue
+            out[f.name] = _to_plain(getattr(value, f.name))
+        return out
+    if isinstance(value, tuple):
+        return [_to_plain(v) for v in value]
+    return value
+
+
+def games_to_json(games: Iterable[Game]) -> bytes:
+    """One JSON document holding the record model of `games` (reader findings are not exported)."""
+    return orjson.dumps({"format": "imp-record", "version": 1, "games": [_to_plain(g) for g in games]})
+
+
+def _from_plain(value: Any, hint: Any, where: str) -> Any:
+    origin = typing.get_origin(hint)
+    if origin in (typing.Union, types.UnionType):
+        options = typing.get_args(hint)
+        if value is None and type(None) in options:
+            return None
+        if isinstance(value, dict):
+            return _object(value, where, {o.__name__ for o in options if isinstance(o, type)})
+        for option in options:
+            if option is not type(None):
+                return _from_plain(value, option, where)
+    if origin is tuple:
+        if not isinstance(value, list):
+            raise RecordJSONError(f"{where}: expected a list")
+        (item,) = typing.get_args(hint)[:1]
+        return tuple(_from_plain(v, item, f"{where}[{i}]") for i, v in enumerate(value))
+    if isinstance(hint, type) and dataclasses.is_dataclass(hint):
+        return _object(value, where, {hint.__name__})
+    expected = {int: int, str: str}.get(hint)
+    if expected is not None and (not isinstance(value, expected) or isinstance(value, bool)):
+        raise RecordJSONError(f"{where}: expected {'a number' if expected is int else 'a string'}")
+    return value
+
+
+def _object(value: Any, where: str, allowed: set[str]) -> Any:
+    if not isinstance(value, dict):
+        raise RecordJSONError(f"{where}: expected an object")
+    name = value.get("type")
+    cls = _CLASSES.get(name) if isinstance(name, str) else None
+    if cls is None or (allowed and name not in allowed):
+        raise RecordJSONError(f"{where}: `type` is {name!r}, expected one of {', '.join(sorted(allowed))}")
+    hints = typing.get_type_hints(cls, vars(record))
+    kwargs: dict[str, Any] = {}
+    for f in dataclasses.fields(cls):
+        if f.name == "findings":
+            continue
+        if f.name not in value:
+            if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
+                raise RecordJSONError(f"{where}: `{f.name}` is missing")
+            continue
+        kwargs[f.name] = _from_plain(value[f.name], hints[f.name], f"{where}.{f.name}")
+    return cls(**kwargs)
+
+
+def games_from_json(data: bytes | str) -> list[Game]:
+    """The games of a document made by `games_to_json`; raises `RecordJSONError` naming the place at fault."""
+    try:
+        doc = orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise RecordJSONError(f"not JSON: {exc}") from None
+    if not isinstance(doc, dict) or doc.get("format") != "imp-record" or not isinstance(doc.get("games"), list):
+        raise RecordJSONError('expected an object with "format": "imp-record" and a list "games"')
+    return [_object(g, f"games[{i}]", {"Game"}) for i, g in enumerate(doc["games"])]
+
+
+__all__ = ["RecordJSONError", "format_game", "format_games", "games_from_json", "games_to_json"]
+_ = NameRef  # re-exported names used in type hints of the model

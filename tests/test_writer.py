@@ -1,0 +1,127 @@
+"""The canonical writer (`imp fmt`) and the JSON export/import round trip."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from imptools.reader import read_games
+from imptools.writer import RecordJSONError, format_games, games_from_json, games_to_json
+
+CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+MESSY = """; club night
+[Event "Club \\"night\\""]   ; the event
+[Players "Adam Betty Christian Doris"]
+; which game
+[Game "bottle-imp"]
+hand 1 dealer Doris {cut twice}
+; deal as written
+deal   Adam 24B 07 13  ; sloppy
+1.   Adam:24b!  15?? {a long
+thought}   17 ? {unknown}
+score Adam 15 Betty -10
+"""
+
+
+def records() -> list[Path]:
+    found = sorted(SAMPLES.glob("*.imp"))
+    if CONFORMANCE.is_dir():
+        found += sorted(CONFORMANCE.rglob("*.imp"))
+    return found
+
+
+def test_canonical_form_of_a_messy_record() -> None:
+    text = format_games(read_games(MESSY))
+    assert text == (
+        "; club night\n"
+        "; which game\n"
+        '[Game "bottle-imp"]\n'
+        '[Players "Adam Betty Christian Doris"]\n'
+        '[Event "Club \\"night\\""] ; the event\n'
+        "\n"
+        "hand 1 dealer Doris {cut twice}\n"
+        "; deal as written\n"
+        "deal Adam 24b 7 13 ; sloppy\n"
+        "1. Adam:24b! 15?? {a long\nthought} 17 ? {unknown}\n"
+        "score Adam 15 Betty -10\n"
+    )
+
+
+@pytest.mark.parametrize("path", records(), ids=lambda p: p.name)
+def test_fmt_is_a_fixed_point_and_json_round_trip_is_exact(path: Path) -> None:
+    games = list(read_games(path))
+    if any(f.code == "syntax" for g in games for f in g.findings):
+        pytest.skip("a record with syntax errors is not formatted")
+    once = format_games(games)
+    assert format_games(read_games(once)) == once
+    back = games_from_json(games_to_json(games))
+    assert back == games
+    assert format_games(back) == once
+
+
+@pytest.mark.parametrize(
+    ("doc", "where"),
+    [
+        (b"not json", "not JSON"),
+        (b'{"games": []}', "imp-record"),
+        (b'{"format": "imp-record", "games": [{"type": "Hand"}]}', "games[0]"),
+        (b'{"format": "imp-record", "games": [{"type": "Game", "index": 1, "line": 1}]}', "games[0]: `column`"),
+        (
+            b'{"format": "imp-record", "games": [{"type": "Game", "index": "1", "line": 1, "column": 1}]}',
+            "games[0].index: expected a number",
+        ),
+    ],
+)
+def test_import_errors_name_the_place(doc: bytes, where: str) -> None:
+    with pytest.raises(RecordJSONError, match=None) as info:
+        games_from_json(doc)
+    assert where in str(info.value)
+
+
+def imp(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "imptools", *args], input=stdin, capture_output=True, text=True, env=dict(os.environ)
+    )
+
+
+def test_fmt_check_write_and_stdin(tmp_path: Path) -> None:
+    p = tmp_path / "messy.imp"
+    p.write_text(MESSY, encoding="utf-8")
+    check = imp("fmt", "--check", str(p))
+    assert check.returncode == 1 and f"would reformat {p}" in check.stdout
+    assert p.read_text(encoding="utf-8") == MESSY
+    assert imp("fmt", "--write", str(p)).returncode == 0
+    formatted = p.read_text(encoding="utf-8")
+    assert formatted == format_games(read_games(MESSY))
+    assert "; sloppy" in formatted and "{a long\nthought}" in formatted
+    assert imp("fmt", "--check", str(p)).returncode == 0
+    assert imp("fmt", "-", stdin=MESSY).stdout == formatted
+    assert [x.name for x in tmp_path.iterdir()] == ["messy.imp"]  # no temporary file left behind
+
+
+def test_fmt_refuses_a_file_with_syntax_errors(tmp_path: Path) -> None:
+    p = tmp_path / "bad.imp"
+    p.write_text(MESSY + "@@ coffee\n", encoding="utf-8")
+    out = imp("fmt", "--write", str(p))
+    assert out.returncode == 1 and "syntax" in out.stderr
+    assert p.read_text(encoding="utf-8") == MESSY + "@@ coffee\n"
+
+
+def test_export_import_commands(tmp_path: Path) -> None:
+    p = tmp_path / "r.imp"
+    p.write_text(MESSY, encoding="utf-8")
+    exported = imp("export", "--json", str(p))
+    assert exported.returncode == 0
+    j = tmp_path / "r.json"
+    j.write_text(exported.stdout)
+    back = imp("import", str(j))
+    assert back.returncode == 0 and back.stdout == format_games(read_games(MESSY))
+    j.write_text("{}")
+    bad = imp("import", str(j))
+    assert bad.returncode == 1 and "not an imp export" in bad.stderr
