@@ -360,3 +360,18 @@ def test_reader_never_raises_on_shuffled_lines(lines: list[str]) -> None:
 def test_every_tag_kind_is_a_tag() -> None:
     g = one(HEAD)
     assert all(isinstance(t, Tag) for t in g.tags)
+
+
+CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+
+
+@pytest.mark.skipif(not CONFORMANCE.is_dir(), reason="the notation's conformance cases are not beside this project")
+def test_every_conformance_record_reads_and_only_the_syntax_cases_have_syntax_findings() -> None:
+    files = sorted(CONFORMANCE.rglob("*.imp"))
+    assert len(files) > 100
+    for path in files:
+        syntax_findings = [f for g in read_games(path) for f in g.findings if f.code == "syntax"]
+        expected = 1 if "-record-syntax-" in path.name else 0
+        assert len(syntax_findings) == expected, (path.name, syntax_findings)
+        if expected:
+            assert syntax_findings[0].game == 1 and syntax_findings[0].hand == 2
