@@ -7,10 +7,12 @@ and names alone show, and scores nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 
-from imptools.record import Game
-from imptools.rules.base import CardCheck, TokenRuleset
+from imptools.findings import Finding
+from imptools.record import Game, Hand, Trick
+from imptools.rules.base import CardCheck, GameResult, HandResult, TokenRuleset, hand_dealers, token_findings
 
 COLOURS = {"y": "yellow", "r": "red", "b": "blue", "g": "green"}
 
@@ -89,4 +91,258 @@ class BottleImp(TokenRuleset):
         return CardCheck(spelled + letter)
 
 
-RULESET = BottleImp()
+# --------------------------------------------------------------------------- tricks and scores
+
+START_PRICE = 19.0
+
+
+@dataclasses.dataclass(slots=True)
+class Bottle:
+    """One bottle: its price (the card under it, 19 at the start) and its owner."""
+
+    price: float = START_PRICE
+    owner: str | None = None
+
+
+def judge_trick(cards: list[float], bottles: list[Bottle]) -> tuple[int, int | None]:
+    """The index of the winning card and of the bottle it takes (None when no card is below the price).
+
+    With two bottles the trick is judged against the higher price and takes that bottle
+    (the first when both are at the same price).
+
+    >>> judge_trick([24, 15, 17, 32], [Bottle()])
+    (2, 0)
+    >>> judge_trick([24, 25, 30], [Bottle(12.0)])
+    (2, None)
+    """
+    top = max(range(len(bottles)), key=lambda i: (bottles[i].price, -i))
+    price = bottles[top].price
+    below = [i for i, c in enumerate(cards) if c < price]
+    if below:
+        return max(below, key=lambda i: cards[i]), top
+    return max(range(len(cards)), key=lambda i: cards[i]), None
+
+
+def team_of(seat: int, players: int, variant: str) -> tuple[int, ...]:
+    """The seats (counted from the dealer, seat 0) that score together with `seat`."""
+    if variant == "teams-2-2-1-1":
+        groups: list[tuple[int, ...]] = [(1, 4), (2, 5), (0,), (3,)]
+    elif players == 4:
+        groups = [(1, 3), (0,), (2,)]
+    elif players == 5:
+        groups = [(1, 3), (2, 4), (0,)]
+    else:
+        groups = [(0, 3), (1, 4), (2, 5)]
+    return next(g for g in groups if seat in g)
+
+
+_TRICKS = {3: 11, 4: 8, 5: 10, 6: 8}
+"""Tricks in a hand of the one-pack variants, by number of players."""
+
+
+def _spell(card: float) -> str:
+    return str(int(card)) if card == int(card) else str(card)
+
+
+def _number(text: str) -> float | None:
+    m = _CARD.fullmatch(text)
+    return float(m.group(1)) if m else None
+
+
+class _HandScorer:
+    """Plays one hand of a one-pack variant (classic, teams, second-bottle) from its tricks and scores it."""
+
+    def __init__(self, game: Game, variant: str, cards: dict[float, tuple[str, int]]) -> None:
+        self.players = game.players
+        self.variant = variant
+        self.coins = {n: v for n, (_, v) in cards.items()}
+        self.deck = cards
+
+    def walk(
+        self, hand: Hand, dealer: str
+    ) -> tuple[list[tuple[Trick, list[str], list[float]]], list[Bottle], dict[str, list[float]], bool]:
+        """Play the tricks in order as far as the record allows: who played what, the bottles, the won piles.
+
+        The last value says whether every trick was full and every card known.
+        """
+        players = self.players
+        n = len(players)
+        bottles = [Bottle(), Bottle()] if self.variant == "second-bottle" else [Bottle()]
+        piles: dict[str, list[float]] = {p: [] for p in players}
+        leader = (players.index(dealer) + 1) % n
+        seated: list[tuple[Trick, list[str], list[float]]] = []
+        for trick in hand.tricks:
+            cards = [_number(p.card.text) for p in trick.plays]
+            if len(cards) != n or any(c is None or c not in self.deck for c in cards):
+                return seated, bottles, piles, False
+            known = [c for c in cards if c is not None]
+            seats = [(leader + i) % n for i in range(n)]
+            seated.append((trick, [players[s] for s in seats], known))
+            win, taken = judge_trick(known, bottles)
+            winner = players[seats[win]]
+            rest = [c for i, c in enumerate(known) if i != win or taken is None]
+            if taken is not None:
+                bottle = bottles[taken]
+                if bottle.price != START_PRICE and bottle.owner is not None:
+                    piles[bottle.owner].append(bottle.price)
+                bottle.price, bottle.owner = known[win], winner
+            piles[winner].extend(rest)
+            leader = seats[win]
+        return seated, bottles, piles, True
+
+    def revokes(self, game: Game, hand: Hand, dealer: str) -> list[Finding]:
+        """Each play that did not follow the colour led although a later play shows the player held it."""
+        seated, _, _, _ = self.walk(hand, dealer)
+        later: dict[str, list[tuple[int, float]]] = {p: [] for p in self.players}
+        for trick, who, cards in seated:
+            for p, c in zip(who, cards):
+                later[p].append((trick.number, c))
+        out: list[Finding] = []
+        for trick, who, cards in seated:
+            led = self.deck[cards[0]][0]
+            for i in range(1, len(cards)):
+                p, c = who[i], cards[i]
+                if self.deck[c][0] == led:
+                    continue
+                proof = next(((t, x) for t, x in later[p] if t > trick.number and self.deck[x][0] == led), None)
+                if proof is None:
+                    continue
+                play = trick.plays[i]
+                out.append(
+                    Finding(
+                        "revoke",
+                        f"{p} did not follow {COLOURS[led]} in trick {trick.number} (played {_spell(c)}) "
+                        f"although {p} held {_spell(proof[1])}, played in trick {proof[0]}",
+                        play.card.line,
+                        play.card.column,
+                        game.path,
+                        game.index,
+                        hand.number,
+                        trick.number,
+                        p,
+                    )
+                )
+        return out
+
+    def score(self, hand: Hand, dealer: str) -> dict[str, int] | None:
+        """The hand's scores, or None when the record does not let it be scored (incomplete, unknown cards)."""
+        players = self.players
+        n = len(players)
+        if len(hand.tricks) != _TRICKS.get(n):
+            return None
+        seated, bottles, piles, whole = self.walk(hand, dealer)
+        if not whole:
+            return None
+        played = {c for _, _, cards in seated for c in cards}
+        imp = self._imp_trick(hand, played)
+        if imp is None:
+            return None
+        penalty = sum(self.coins[c] for c in imp)
+        own = {p: sum(self.coins[c] for c in piles[p]) for p in players}
+        owners = [b.owner for b in bottles if b.owner is not None]
+        for p in players:
+            if p in owners:
+                own[p] = -penalty * owners.count(p)
+        if self.variant not in ("teams", "teams-2-2-1-1"):
+            return own
+        seat = {p: (players.index(p) - players.index(dealer)) % n for p in players}
+        by_seat = {s: p for p, s in seat.items()}
+        out: dict[str, int] = {}
+        for p in players:
+            team = [by_seat[s] for s in team_of(seat[p], n, self.variant)]
+            if len(team) == 1:
+                out[p] = 2 * own[p]
+            elif any(m in owners for m in team):
+                out[p] = -penalty
+            else:
+                out[p] = sum(own[m] for m in team)
+        return out
+
+    def _imp_trick(self, hand: Hand, played: set[float]) -> list[float] | None:
+        discards = [c for d in hand.discards for c in d.cards]
+        if discards and not any(c.unknown for c in discards):
+            nums = [_number(c.text) for c in discards]
+            return [c for c in nums if c is not None]
+        for imp in hand.imps:
+            if not any(c.unknown for c in imp.cards):
+                return [c for c in (_number(x.text) for x in imp.cards) if c is not None]
+        return [c for c in self.deck if c not in played]
+
+
+_SCORED_VARIANTS = {"classic", "teams", "teams-2-2-1-1", "second-bottle"}
+
+
+def _default_variant(game: Game) -> str:
+    return game.tag("Variant") or ("bright-house" if len(game.players) == 2 else "classic")
+
+
+class BottleImpScoring(BottleImp):
+    """Scores the one-pack variants from their tricks; the rule checks land with the full engine."""
+
+    def judge(self, game: Game) -> GameResult:
+        variant = _default_variant(game)
+        if variant not in _SCORED_VARIANTS or len(game.players) not in _TRICKS:
+            return super().judge(game)
+        scorer = _HandScorer(game, variant, deck(game))
+        by_hand: dict[int, list[Finding]] = {}
+        for f in token_findings(game, self):
+            by_hand.setdefault(f.hand or 0, []).append(f)
+        totals = dict.fromkeys(game.players, 0)
+        hands: list[HandResult] = []
+        for hand, dealer in zip(game.hands, hand_dealers(game, game.players)):
+            findings = by_hand.get(hand.number, [])
+            scores = scorer.score(hand, dealer) if dealer in game.players and not findings else None
+            if dealer in game.players:
+                findings = findings + scorer.revokes(game, hand, dealer)
+            complete = len(hand.tricks) == _TRICKS[len(game.players)]
+            if scores is not None:
+                for p, v in scores.items():
+                    totals[p] += v
+                findings = findings + _mismatches(game, hand, scores, totals)
+            elif not complete:
+                findings = findings + [
+                    Finding(
+                        "incomplete",
+                        f"hand {hand.number} stops after {len(hand.tricks)} of {_TRICKS[len(game.players)]} tricks; "
+                        "it is not scored",
+                        hand.line,
+                        hand.column,
+                        game.path,
+                        game.index,
+                        hand.number,
+                    )
+                ]
+            hands.append(HandResult(hand.number, dealer, complete, scores, tuple(findings)))
+        target = game.tag("Target")
+        limit = game.tag("Hands")
+        over = bool(limit and limit.isdigit() and len(hands) >= int(limit)) or bool(
+            target and target.lstrip("-").isdigit() and any(v >= int(target) for v in totals.values())
+        )
+        best = max(totals.values()) if totals else 0
+        winners = tuple(p for p in game.players if totals[p] == best) if over else ()
+        return GameResult(game.index, game.players, tuple(hands), totals, winners, over)
+
+
+def _mismatches(game: Game, hand: Hand, scores: dict[str, int], totals: dict[str, int]) -> list[Finding]:
+    out: list[Finding] = []
+    for line in hand.scores + hand.totals:
+        want = scores if line.kind == "score" else totals
+        for e in line.entries:
+            if e.player.name in want and want[e.player.name] != e.value:
+                out.append(
+                    Finding(
+                        "score-mismatch",
+                        f"{line.kind} of {e.player.name} is written {e.value}, the rules give {want[e.player.name]}",
+                        e.line,
+                        e.column,
+                        game.path,
+                        game.index,
+                        hand.number,
+                        None,
+                        e.player.name,
+                    )
+                )
+    return out
+
+
+RULESET = BottleImpScoring()
