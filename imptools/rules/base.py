@@ -89,7 +89,7 @@ def hand_dealers(game: Game, players: tuple[str, ...]) -> list[str | None]:
     return dealers
 
 
-def token_findings(game: Game, ruleset: Ruleset) -> list[Finding]:
+def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> list[Finding]:
     """Card tokens checked against the game's deck and names against `Players`, line by line.
 
     This is what can be said of a record without replaying it: a ruleset that
@@ -177,7 +177,7 @@ def token_findings(game: Game, ruleset: Ruleset) -> list[Finding]:
                 name(line.player, n)
             elif isinstance(line, Trick):
                 for play, who in zip(line.plays, _players_of(line, n, game, dealers)):
-                    if play.player is not None:
+                    if play.player is not None and play_names:
                         name(play.player, n, line.number)
                     card(play.card, n, who, line.number)
             elif isinstance(line, ScoreLine):

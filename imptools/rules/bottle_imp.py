@@ -224,6 +224,165 @@ class _HandScorer:
                 )
         return out
 
+    def record_checks(self, game: Game, hand: Hand, dealer: str) -> list[Finding]:
+        """Turn order and names in tricks, trick counts, repeated cards, deal sizes, exchanges, cards not held."""
+        players = self.players
+        n = len(players)
+        out: list[Finding] = []
+
+        def add(code: str, msg: str, line: int, col: int, trick: int | None, player: str | None) -> None:
+            out.append(Finding(code, msg, line, col, game.path, game.index, hand.number, trick, player))
+
+        seated, _, _, _ = self.walk(hand, dealer)
+        tricks = hand.tricks
+        for i, trick in enumerate(tricks):
+            if trick.number != i + 1:
+                add(
+                    "wrong-count",
+                    f"trick {trick.number} where trick {i + 1} was expected",
+                    trick.line,
+                    trick.column,
+                    trick.number,
+                    None,
+                )
+            if len(trick.plays) > n or (len(trick.plays) < n and i < len(tricks) - 1):
+                add(
+                    "wrong-count",
+                    f"trick {trick.number} has {len(trick.plays)} plays; every trick has {n}",
+                    trick.line,
+                    trick.column,
+                    trick.number,
+                    None,
+                )
+        for trick, who, _cards in seated:
+            for play, turn in zip(trick.plays, who):
+                if play.player is None:
+                    continue
+                if play.player.name not in players:
+                    add(
+                        "unknown-player",
+                        f"`{play.player.name}` is not one of the players; it was {turn}'s turn",
+                        play.player.line,
+                        play.player.column,
+                        trick.number,
+                        turn,
+                    )
+                elif play.player.name != turn:
+                    add(
+                        "out-of-turn",
+                        f"{play.player.name} is named in trick {trick.number}, but it was {turn}'s turn",
+                        play.player.line,
+                        play.player.column,
+                        trick.number,
+                        turn,
+                    )
+        # every card at most once among the plays
+        seen: dict[float, str] = {}
+        for trick, who, cards in seated:
+            for play, p, c in zip(trick.plays, who, cards):
+                if c in seen:
+                    add(
+                        "duplicate-card",
+                        f"{p} plays {_spell(c)} in trick {trick.number}, already {seen[c]}",
+                        play.card.line,
+                        play.card.column,
+                        trick.number,
+                        p,
+                    )
+                else:
+                    seen[c] = f"played in trick {trick.number}"
+        # deal sizes, discards and exchanges
+        size = {p: (10 if n == 5 and p == dealer else {3: 12, 4: 9, 5: 11, 6: 9}[n]) for p in players}
+        holding: dict[str, set[float]] = {}
+        for deal in hand.deals:
+            p = deal.player.name
+            if p not in players:
+                continue
+            if len(deal.cards) != size[p]:
+                add(
+                    "hand-size",
+                    f"{p} is dealt {len(deal.cards)} cards; the deal gives {size[p]}",
+                    deal.line,
+                    deal.column,
+                    None,
+                    p,
+                )
+            holding[p] = {c for c in (_number(x.text) for x in deal.cards) if c is not None}
+        discarded: dict[str, int] = {}
+        for d in hand.discards:
+            p = d.player.name
+            discarded[p] = discarded.get(p, 0) + len(d.cards)
+            for x in d.cards:
+                num = _number(x.text)
+                if p in holding and num is not None and num not in holding[p]:
+                    add("not-held", f"{p} discards {x.text}, which {p} was not dealt", x.line, x.column, None, p)
+        for d in hand.discards:
+            p = d.player.name
+            want = 0 if n == 5 and p == dealer else 1
+            if p in players and discarded.get(p) != want:
+                add(
+                    "hand-size",
+                    f"{p} discards {discarded.get(p)} cards; the rules say {want}",
+                    d.line,
+                    d.column,
+                    None,
+                    p,
+                )
+                discarded[p] = want
+        for ps in hand.passes:
+            g, r = ps.giver.name, ps.receiver.name
+            if g not in players or r not in players:
+                continue
+            i = players.index(g)
+            if r not in (players[(i + 1) % n], players[(i - 1) % n]):
+                add(
+                    "bad-exchange",
+                    f"{g} passes to {r}, who sits neither after nor before {g}",
+                    ps.line,
+                    ps.column,
+                    None,
+                    g,
+                )
+            num = _number(ps.card.text)
+            if g in holding and num is not None and num not in holding[g]:
+                add(
+                    "not-held",
+                    f"{g} passes {ps.card.text}, which {g} was not dealt",
+                    ps.card.line,
+                    ps.card.column,
+                    None,
+                    g,
+                )
+        # cards played that the deal and the exchange show were not held
+        if holding:
+            final = {p: set(h) for p, h in holding.items()}
+            for d in hand.discards:
+                for x in d.cards:
+                    num = _number(x.text)
+                    if num is not None and d.player.name in final:
+                        final[d.player.name].discard(num)
+            for ps in hand.passes:
+                num = _number(ps.card.text)
+                if num is None:
+                    continue
+                if ps.giver.name in final:
+                    final[ps.giver.name].discard(num)
+                if ps.receiver.name in final:
+                    final[ps.receiver.name].add(num)
+            for trick, who, cards in seated:
+                for play, p, c in zip(trick.plays, who, cards):
+                    if p in final and c not in final[p]:
+                        add(
+                            "not-held",
+                            f"{p} plays {_spell(c)} in trick {trick.number} but did not hold it after "
+                            "the deal and the exchange",
+                            play.card.line,
+                            play.card.column,
+                            trick.number,
+                            p,
+                        )
+        return out
+
     def score(self, hand: Hand, dealer: str) -> dict[str, int] | None:
         """The hand's scores, or None when the record does not let it be scored (incomplete, unknown cards)."""
         players = self.players
@@ -285,7 +444,7 @@ class BottleImpScoring(BottleImp):
             return super().judge(game)
         scorer = _HandScorer(game, variant, deck(game))
         by_hand: dict[int, list[Finding]] = {}
-        for f in token_findings(game, self):
+        for f in token_findings(game, self, play_names=False):
             by_hand.setdefault(f.hand or 0, []).append(f)
         totals = dict.fromkeys(game.players, 0)
         hands: list[HandResult] = []
@@ -293,7 +452,7 @@ class BottleImpScoring(BottleImp):
             findings = by_hand.get(hand.number, [])
             scores = scorer.score(hand, dealer) if dealer in game.players and not findings else None
             if dealer in game.players:
-                findings = findings + scorer.revokes(game, hand, dealer)
+                findings = findings + scorer.revokes(game, hand, dealer) + scorer.record_checks(game, hand, dealer)
             complete = len(hand.tricks) == _TRICKS[len(game.players)]
             if scores is not None:
                 for p, v in scores.items():
