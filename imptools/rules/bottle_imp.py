@@ -158,6 +158,65 @@ class _HandScorer:
         self.coins = {n: v for n, (_, v) in cards.items()}
         self.deck = cards
 
+    def order(self, dealer: str) -> list[str]:
+        """Turn order for a hand, starting with the player who leads trick 1."""
+        players = list(self.players)
+        if self.variant == "lopaka":
+            other = next(p for p in players if p not in (dealer, LOPAKA))
+            return [other, LOPAKA, dealer]
+        i = players.index(dealer)
+        return players[i + 1 :] + players[: i + 1]
+
+    def automaton(self, game: Game, hand: Hand, dealer: str) -> list[Finding]:
+        """Each play of Lopaka's that is not the card his rules demand, when his whole hand is known."""
+        if self.variant != "lopaka":
+            return []
+        seated, _, _, whole = self.walk(hand, dealer)
+        dealt = next((d for d in hand.deals if d.player.name == LOPAKA), None)
+        if dealt is not None:
+            held = {c for c in (_number(x.text) for x in dealt.cards) if c is not None}
+        elif whole and len(seated) == _TRICKS[len(self.players)]:
+            held = {c for _, who, cards in seated for p, c in zip(who, cards) if p == LOPAKA}
+        else:
+            return []
+        out: list[Finding] = []
+        bottles = [Bottle()]
+        for trick, who, cards in seated:
+            if LOPAKA in who:
+                i = who.index(LOPAKA)
+                lying = cards[:i]
+                legal = sorted(held)
+                if lying:
+                    led = self.deck[lying[0]][0]
+                    legal = [c for c in legal if self.deck[c][0] == led] or legal
+                if not legal:
+                    want: float | None = None
+                elif not lying:
+                    want = max(legal)
+                else:
+                    winning = [c for c in legal if judge_trick([*lying, c], bottles)[0] == len(lying)]
+                    want = max(winning) if winning else min(legal)
+                if want is not None and cards[i] != want:
+                    play = trick.plays[i]
+                    out.append(
+                        Finding(
+                            "automaton",
+                            f"Lopaka plays {_spell(cards[i])} in trick {trick.number}; his rules demand {_spell(want)}",
+                            play.card.line,
+                            play.card.column,
+                            game.path,
+                            game.index,
+                            hand.number,
+                            trick.number,
+                            LOPAKA,
+                        )
+                    )
+                held.discard(cards[i])
+            win, taken = judge_trick(cards, bottles)
+            if taken is not None:
+                bottles[taken].price = cards[win]
+        return out
+
     def walk(
         self, hand: Hand, dealer: str
     ) -> tuple[list[tuple[Trick, list[str], list[float]]], list[Bottle], dict[str, list[float]], bool]:
@@ -169,7 +228,8 @@ class _HandScorer:
         n = len(players)
         bottles = [Bottle(), Bottle()] if self.variant == "second-bottle" else [Bottle()]
         piles: dict[str, list[float]] = {p: [] for p in players}
-        leader = (players.index(dealer) + 1) % n
+        order = self.order(dealer)
+        leader = 0
         seated: list[tuple[Trick, list[str], list[float]]] = []
         for trick in hand.tricks:
             cards = [_number(p.card.text) for p in trick.plays]
@@ -177,9 +237,9 @@ class _HandScorer:
                 return seated, bottles, piles, False
             known = [c for c in cards if c is not None]
             seats = [(leader + i) % n for i in range(n)]
-            seated.append((trick, [players[s] for s in seats], known))
+            seated.append((trick, [order[s] for s in seats], known))
             win, taken = judge_trick(known, bottles)
-            winner = players[seats[win]]
+            winner = order[seats[win]]
             rest = [c for i, c in enumerate(known) if i != win or taken is None]
             if taken is not None:
                 bottle = bottles[taken]
@@ -292,7 +352,8 @@ class _HandScorer:
                 else:
                     seen[c] = f"played in trick {trick.number}"
         # deal sizes, discards and exchanges
-        size = {p: (10 if n == 5 and p == dealer else {3: 12, 4: 9, 5: 11, 6: 9}[n]) for p in players}
+        lopaka = self.variant == "lopaka"
+        size = {p: (11 if lopaka else 10 if n == 5 and p == dealer else {3: 12, 4: 9, 5: 11, 6: 9}[n]) for p in players}
         holding: dict[str, set[float]] = {}
         for deal in hand.deals:
             p = deal.player.name
@@ -319,7 +380,9 @@ class _HandScorer:
         for d in hand.discards:
             p = d.player.name
             want = 0 if n == 5 and p == dealer else 1
-            if p in players and discarded.get(p) != want:
+            if lopaka:
+                add("bad-exchange", f"{p} discards, but with Lopaka nobody discards", d.line, d.column, None, p)
+            elif p in players and discarded.get(p) != want:
                 add(
                     "hand-size",
                     f"{p} discards {discarded.get(p)} cards; the rules say {want}",
@@ -334,7 +397,17 @@ class _HandScorer:
             if g not in players or r not in players:
                 continue
             i = players.index(g)
-            if r not in (players[(i + 1) % n], players[(i - 1) % n]):
+            if lopaka:
+                if LOPAKA in (g, r) or g == r:
+                    add(
+                        "bad-exchange",
+                        f"{g} passes to {r}: only the two players swap a card",
+                        ps.line,
+                        ps.column,
+                        None,
+                        g,
+                    )
+            elif r not in (players[(i + 1) % n], players[(i - 1) % n]):
                 add(
                     "bad-exchange",
                     f"{g} passes to {r}, who sits neither after nor before {g}",
@@ -428,7 +501,27 @@ class _HandScorer:
         return [c for c in self.deck if c not in played]
 
 
-_SCORED_VARIANTS = {"classic", "teams", "teams-2-2-1-1", "second-bottle"}
+_SCORED_VARIANTS = {"classic", "teams", "teams-2-2-1-1", "second-bottle", "lopaka"}
+LOPAKA = "Lopaka"
+
+
+def _dealers(game: Game, variant: str) -> list[str | None]:
+    """Each hand's dealer; with Lopaka the two players alternate, hand 1's the player listed last."""
+    if variant != "lopaka":
+        return hand_dealers(game, game.players)
+    humans = [p for p in game.players if p != LOPAKA]
+    out: list[str | None] = []
+    previous: str | None = None
+    for hand in game.hands:
+        if hand.dealer is not None:
+            dealer: str | None = hand.dealer.name
+        elif previous is None:
+            dealer = humans[-1] if humans else None
+        else:
+            dealer = next((p for p in humans if p != previous), previous)
+        out.append(dealer)
+        previous = dealer
+    return out
 
 
 def _default_variant(game: Game) -> str:
@@ -448,11 +541,18 @@ class BottleImpScoring(BottleImp):
             by_hand.setdefault(f.hand or 0, []).append(f)
         totals = dict.fromkeys(game.players, 0)
         hands: list[HandResult] = []
-        for hand, dealer in zip(game.hands, hand_dealers(game, game.players)):
+        if variant == "lopaka" and (LOPAKA not in game.players or len(game.players) != 3):
+            return super().judge(game)
+        for hand, dealer in zip(game.hands, _dealers(game, variant)):
             findings = by_hand.get(hand.number, [])
             scores = scorer.score(hand, dealer) if dealer in game.players and not findings else None
             if dealer in game.players:
-                findings = findings + scorer.revokes(game, hand, dealer) + scorer.record_checks(game, hand, dealer)
+                findings = (
+                    findings
+                    + scorer.revokes(game, hand, dealer)
+                    + scorer.record_checks(game, hand, dealer)
+                    + scorer.automaton(game, hand, dealer)
+                )
             complete = len(hand.tricks) == _TRICKS[len(game.players)]
             if scores is not None:
                 for p, v in scores.items():
