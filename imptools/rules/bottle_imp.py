@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from collections.abc import Callable
 
 from imptools.findings import Finding
 from imptools.record import Game, Hand, Trick
@@ -136,7 +137,7 @@ def team_of(seat: int, players: int, variant: str) -> tuple[int, ...]:
     return next(g for g in groups if seat in g)
 
 
-_TRICKS = {3: 11, 4: 8, 5: 10, 6: 8}
+_TRICKS = {2: 8, 3: 11, 4: 8, 5: 10, 6: 8}
 """Tricks in a hand of the one-pack variants, by number of players."""
 
 
@@ -233,10 +234,10 @@ class _HandScorer:
         seated: list[tuple[Trick, list[str], list[float]]] = []
         for trick in hand.tricks:
             cards = [_number(p.card.text) for p in trick.plays]
-            if len(cards) != n or any(c is None or c not in self.deck for c in cards):
+            if len(cards) != self.per_trick or any(c is None or c not in self.deck for c in cards):
                 return seated, bottles, piles, False
             known = [c for c in cards if c is not None]
-            seats = [(leader + i) % n for i in range(n)]
+            seats = [(leader + i) % n for i in range(self.per_trick)]
             seated.append((trick, [order[s] for s in seats], known))
             win, taken = judge_trick(known, bottles)
             winner = order[seats[win]]
@@ -250,13 +251,41 @@ class _HandScorer:
             leader = seats[win]
         return seated, bottles, piles, True
 
+    @property
+    def per_trick(self) -> int:
+        """Cards in a trick: one each, or four in the two-player variants."""
+        return 4 if self.variant in TWO_PACK else len(self.players)
+
+    def packs(self, hand: Hand) -> Callable[[int, str, float], int] | None:
+        """Which pack (0 for one-pack variants) the i-th card of a trick came from, or None when unknowable."""
+        if self.variant == "bright-house":
+            return lambda i, p, c: i // 2
+        if self.variant != "eye-of-the-demon":
+            return lambda i, p, c: 0
+        where: dict[tuple[str, float], int] = {}
+        for deal in hand.deals:
+            for x in deal.cards:
+                num = _number(x.text)
+                if num is not None and deal.player.pack is not None:
+                    where[(deal.player.name, num)] = deal.player.pack
+        if not where:
+            return None
+        for ps in hand.passes:
+            num = _number(ps.card.text)
+            if num is not None and ps.receiver.pack is not None:
+                where[(ps.receiver.name, num)] = ps.receiver.pack
+        return lambda i, p, c: where.get((p, c), -1)
+
     def revokes(self, game: Game, hand: Hand, dealer: str) -> list[Finding]:
         """Each play that did not follow the colour led although a later play shows the player held it."""
         seated, _, _, _ = self.walk(hand, dealer)
-        later: dict[str, list[tuple[int, float]]] = {p: [] for p in self.players}
+        packs = self.packs(hand)
+        if packs is None:
+            return []
+        later: dict[tuple[str, int], list[tuple[int, float]]] = {}
         for trick, who, cards in seated:
-            for p, c in zip(who, cards):
-                later[p].append((trick.number, c))
+            for i, (p, c) in enumerate(zip(who, cards)):
+                later.setdefault((p, packs(i, p, c)), []).append((trick.number, c))
         out: list[Finding] = []
         for trick, who, cards in seated:
             led = self.deck[cards[0]][0]
@@ -264,7 +293,10 @@ class _HandScorer:
                 p, c = who[i], cards[i]
                 if self.deck[c][0] == led:
                     continue
-                proof = next(((t, x) for t, x in later[p] if t > trick.number and self.deck[x][0] == led), None)
+                key = (p, packs(i, p, c))
+                proof = next(
+                    ((t, x) for t, x in later.get(key, []) if t > trick.number and self.deck[x][0] == led), None
+                )
                 if proof is None:
                     continue
                 play = trick.plays[i]
@@ -305,10 +337,10 @@ class _HandScorer:
                     trick.number,
                     None,
                 )
-            if len(trick.plays) > n or (len(trick.plays) < n and i < len(tricks) - 1):
+            if len(trick.plays) > self.per_trick or (len(trick.plays) < self.per_trick and i < len(tricks) - 1):
                 add(
                     "wrong-count",
-                    f"trick {trick.number} has {len(trick.plays)} plays; every trick has {n}",
+                    f"trick {trick.number} has {len(trick.plays)} plays; every trick has {self.per_trick}",
                     trick.line,
                     trick.column,
                     trick.number,
@@ -353,13 +385,17 @@ class _HandScorer:
                     seen[c] = f"played in trick {trick.number}"
         # deal sizes, discards and exchanges
         lopaka = self.variant == "lopaka"
-        size = {p: (11 if lopaka else 10 if n == 5 and p == dealer else {3: 12, 4: 9, 5: 11, 6: 9}[n]) for p in players}
+        size = {
+            p: (11 if lopaka else 10 if n == 5 and p == dealer else {3: 12, 4: 9, 5: 11, 6: 9}.get(n, 0))
+            for p in players
+        }
         holding: dict[str, set[float]] = {}
         for deal in hand.deals:
             p = deal.player.name
             if p not in players:
                 continue
-            if len(deal.cards) != size[p]:
+            want_size = PACK_SIZES[self.variant][deal.player.pack or 1] if self.variant in TWO_PACK else size[p]
+            if len(deal.cards) != want_size:
                 add(
                     "hand-size",
                     f"{p} is dealt {len(deal.cards)} cards; the deal gives {size[p]}",
@@ -368,7 +404,7 @@ class _HandScorer:
                     None,
                     p,
                 )
-            holding[p] = {c for c in (_number(x.text) for x in deal.cards) if c is not None}
+            holding.setdefault(p, set()).update(c for c in (_number(x.text) for x in deal.cards) if c is not None)
         discarded: dict[str, int] = {}
         for d in hand.discards:
             p = d.player.name
@@ -379,7 +415,7 @@ class _HandScorer:
                     add("not-held", f"{p} discards {x.text}, which {p} was not dealt", x.line, x.column, None, p)
         for d in hand.discards:
             p = d.player.name
-            want = 0 if n == 5 and p == dealer else 1
+            want = 2 if self.variant in TWO_PACK else 0 if n == 5 and p == dealer else 1
             if lopaka:
                 add("bad-exchange", f"{p} discards, but with Lopaka nobody discards", d.line, d.column, None, p)
             elif p in players and discarded.get(p) != want:
@@ -501,7 +537,9 @@ class _HandScorer:
         return [c for c in self.deck if c not in played]
 
 
-_SCORED_VARIANTS = {"classic", "teams", "teams-2-2-1-1", "second-bottle", "lopaka"}
+_SCORED_VARIANTS = {"classic", "teams", "teams-2-2-1-1", "second-bottle", "lopaka", "bright-house", "eye-of-the-demon"}
+TWO_PACK = {"bright-house", "eye-of-the-demon"}
+PACK_SIZES = {"bright-house": {1: 9, 2: 9}, "eye-of-the-demon": {1: 6, 2: 12}}
 LOPAKA = "Lopaka"
 
 
