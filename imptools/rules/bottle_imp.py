@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from imptools.findings import Finding
-from imptools.record import Game, Hand, Trick
+from imptools.record import CardText, Deal, Discard, Game, Hand, Open, Pass, Trick
 from imptools.rules.base import CardCheck, GameResult, HandResult, TokenRuleset, hand_dealers, token_findings
+
+if TYPE_CHECKING:
+    from imptools.replay import Step
 
 COLOURS = {"y": "yellow", "r": "red", "b": "blue", "g": "green"}
 
@@ -643,3 +647,74 @@ def _mismatches(game: Game, hand: Hand, scores: dict[str, int], totals: dict[str
 
 
 RULESET = BottleImpScoring()
+
+
+def replay_hand(game: Game, hand: Hand) -> Iterator[Step]:
+    """Step one hand of `game` through its events (see `imptools.replay`)."""
+    from imptools.replay import Event, State, Step
+
+    variant = _default_variant(game)
+    if variant not in _SCORED_VARIANTS or len(game.players) not in _TRICKS:
+        return
+    dealers = dict(zip((h.number for h in game.hands), _dealers(game, variant)))
+    dealer = dealers.get(hand.number)
+    if dealer not in game.players:
+        return
+    scorer = _HandScorer(game, variant, deck(game))
+    future: dict[str, list[float]] = {p: [] for p in game.players}
+    seated, _, _, _ = scorer.walk(hand, dealer)
+    for _, who, cards in seated:
+        for p, c in zip(who, cards):
+            future[p].append(c)
+    held: dict[str, set[float]] = {}
+    bottles = [Bottle(), Bottle()] if variant == "second-bottle" else [Bottle()]
+    piles: dict[str, list[float]] = {p: [] for p in game.players}
+    current: list[tuple[str, float]] = []
+
+    def state(scores: dict[str, int] | None = None) -> State:
+        holdings = {p: frozenset(_spell(c) for c in (held[p] if p in held else set(future[p]))) for p in game.players}
+        return State(
+            holdings,
+            tuple((_spell(b.price), b.owner) for b in bottles),
+            tuple((p, _spell(c)) for p, c in current),
+            {p: tuple(_spell(c) for c in pile) for p, pile in piles.items()},
+            scores,
+        )
+
+    def nums(cards: tuple[CardText, ...]) -> list[float]:
+        return [c for c in (_number(x.text) for x in cards) if c is not None]
+
+    for line in hand.lines:
+        if isinstance(line, Deal):
+            held.setdefault(line.player.name, set()).update(nums(line.cards))
+            yield Step(Event("deal", line.player.name, tuple(c.text for c in line.cards), None, line.line), state())
+        elif isinstance(line, Discard):
+            held.get(line.player.name, set()).difference_update(nums(line.cards))
+            yield Step(Event("discard", line.player.name, tuple(c.text for c in line.cards), None, line.line), state())
+        elif isinstance(line, Pass):
+            for c in nums((line.card,)):
+                held.get(line.giver.name, set()).discard(c)
+                if line.receiver.name in held:
+                    held[line.receiver.name].add(c)
+            yield Step(Event("pass", line.giver.name, (line.card.text,), None, line.line), state())
+        elif isinstance(line, Open):
+            yield Step(Event("open", line.player.name, (str(line.pack),), None, line.line), state())
+    for trick, who, cards in seated:
+        current = []
+        for play, p, c in zip(trick.plays, who, cards):
+            current.append((p, c))
+            if future[p]:
+                future[p].remove(c)
+            held.get(p, set()).discard(c)
+            yield Step(Event("play", p, (_spell(c),), trick.number, play.card.line, play.card.column), state())
+        win, taken = judge_trick(cards, bottles)
+        winner = who[win]
+        if taken is not None:
+            bottle = bottles[taken]
+            if bottle.price != START_PRICE and bottle.owner is not None:
+                piles[bottle.owner].append(bottle.price)
+            bottle.price, bottle.owner = cards[win], winner
+        piles[winner].extend(c for i, c in enumerate(cards) if i != win or taken is None)
+        current = []
+        yield Step(Event("trick", winner, (), trick.number, trick.line, trick.column), state())
+    yield Step(Event("end", None, (), None, None), state(scorer.score(hand, dealer)))

@@ -1,0 +1,55 @@
+"""The replay API: a state after every event of a hand."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from imptools.reader import read_games
+from imptools.replay import replay
+
+RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
+SAMPLES = Path(__file__).resolve().parents[1] / "samples"
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="conformance cases not beside the project")
+def test_rulebook_example_trick_1_gives_the_bottle_to_christian_at_17() -> None:
+    (game,) = read_games(RULEBOOK)
+    steps = list(replay(game, 1))
+    kinds = [s.event.kind for s in steps]
+    assert kinds[:4] == ["deal"] * 4 and kinds.count("discard") == 4 and kinds.count("pass") == 8
+    assert kinds.count("play") == 32 and kinds.count("trick") == 8 and kinds[-1] == "end"
+    first_trick = next(s for s in steps if s.event.kind == "trick")
+    assert first_trick.event.player == "Christian"
+    assert first_trick.state.bottles == (("17", "Christian"),)
+    # 24, 15 and 32 go to Christian's pile; 17 lies under the bottle
+    assert sorted(first_trick.state.piles["Christian"]) == ["15", "24", "32"]
+    assert steps[-1].state.scores == {"Adam": 15, "Betty": -10, "Christian": 68, "Doris": 0}
+
+
+@pytest.mark.skipif(not RULEBOOK.exists(), reason="conformance cases not beside the project")
+def test_holdings_shrink_as_cards_are_played() -> None:
+    (game,) = read_games(RULEBOOK)
+    steps = list(replay(game, 1))
+    after_exchange = [s for s in steps if s.event.kind == "pass"][-1].state
+    assert len(after_exchange.holdings["Adam"]) == 8 and "7" not in after_exchange.holdings["Adam"]
+    first_play = next(s for s in steps if s.event.kind == "play")
+    assert first_play.event.player == "Adam" and first_play.state.trick == (("Adam", "24"),)
+    assert "24" not in first_play.state.holdings["Adam"]
+    assert all(not h for h in steps[-1].state.holdings.values())
+
+
+def test_play_only_record_knows_holdings_from_later_plays() -> None:
+    (game,) = read_games(SAMPLES / "five-players-tricks-only.imp")
+    steps = list(replay(game, 1))
+    assert steps[0].event.kind == "play"
+    assert len(steps[0].state.holdings["Bo"]) == 10  # Bo has not played yet: his 10 cards are known
+    assert steps[-1].state.scores is not None
+
+
+def test_unknown_hand_or_game_replays_nothing() -> None:
+    (game,) = read_games(SAMPLES / "botifarra-festa-major.imp")
+    assert list(replay(game, 1)) == []
+    (game,) = read_games(SAMPLES / "lopaka.imp")
+    assert list(replay(game, 99)) == []
