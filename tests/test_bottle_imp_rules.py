@@ -85,3 +85,15 @@ def test_second_bottle_at_19_is_judged_against_after_the_first_is_taken() -> Non
     win, taken = judge_trick([25.0, 21.0, 12.0], bottles)
     # the 19 bottle is now the higher price: 12 takes it, and Betty's 18 bottle stays hers
     assert (win, taken) == (2, 1)
+
+
+@pytest.mark.skipif(not CASES.is_dir(), reason="conformance cases not beside the project")
+def test_a_revoke_is_proven_from_the_deal_when_the_record_stops() -> None:
+    text = (CASES / "rulebook-example.imp").read_text()
+    head, _, _ = text.partition("1. Adam:24")
+    (game,) = read_games(head + "1. Adam:24 15 17 33\n")
+    findings = judge_game(game).all_findings()
+    revoke = [f for f in findings if f.code == "revoke"]
+    assert [(f.player, f.trick) for f in revoke] == [("Doris", 1)]
+    assert "held 4" in revoke[0].message and "dealt" in revoke[0].message
+    assert any(f.code == "incomplete" for f in findings)

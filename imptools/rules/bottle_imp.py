@@ -145,6 +145,29 @@ _TRICKS = {2: 8, 3: 11, 4: 8, 5: 10, 6: 8}
 """Tricks in a hand of the one-pack variants, by number of players."""
 
 
+def _after_exchange(hand: Hand) -> dict[str, set[float]]:
+    """Each player's cards after the deal, discards and passes, for the players whose deal is recorded."""
+    final: dict[str, set[float]] = {}
+    for deal in hand.deals:
+        final.setdefault(deal.player.name, set()).update(
+            c for c in (_number(x.text) for x in deal.cards) if c is not None
+        )
+    for d in hand.discards:
+        for x in d.cards:
+            num = _number(x.text)
+            if num is not None and d.player.name in final:
+                final[d.player.name].discard(num)
+    for ps in hand.passes:
+        num = _number(ps.card.text)
+        if num is None:
+            continue
+        if ps.giver.name in final:
+            final[ps.giver.name].discard(num)
+        if ps.receiver.name in final:
+            final[ps.receiver.name].add(num)
+    return final
+
+
 def _spell(card: float) -> str:
     return str(int(card)) if card == int(card) else str(card)
 
@@ -291,7 +314,11 @@ class _HandScorer:
             for i, (p, c) in enumerate(zip(who, cards)):
                 later.setdefault((p, packs(i, p, c)), []).append((trick.number, c))
         out: list[Finding] = []
+        dealt = _after_exchange(hand)
+        gone: dict[str, set[float]] = {p: set() for p in self.players}
         for trick, who, cards in seated:
+            for p, c in zip(who, cards):
+                gone[p].add(c)
             led = self.deck[cards[0]][0]
             for i in range(1, len(cards)):
                 p, c = who[i], cards[i]
@@ -301,6 +328,12 @@ class _HandScorer:
                 proof = next(
                     ((t, x) for t, x in later.get(key, []) if t > trick.number and self.deck[x][0] == led), None
                 )
+                evidence = f"played in trick {proof[0]}" if proof else ""
+                if proof is None and p in dealt and self.variant not in TWO_PACK:
+                    unplayed = sorted(x for x in dealt[p] - gone[p] if self.deck[x][0] == led)
+                    if unplayed:
+                        proof = (0, unplayed[0])
+                        evidence = "dealt to them and not played before"
                 if proof is None:
                     continue
                 play = trick.plays[i]
@@ -308,7 +341,7 @@ class _HandScorer:
                     Finding(
                         "revoke",
                         f"{p} did not follow {COLOURS[led]} in trick {trick.number} (played {_spell(c)}) "
-                        f"although {p} held {_spell(proof[1])}, played in trick {proof[0]}",
+                        f"although {p} held {_spell(proof[1])}, {evidence}",
                         play.card.line,
                         play.card.column,
                         game.path,
@@ -468,20 +501,7 @@ class _HandScorer:
                 )
         # cards played that the deal and the exchange show were not held
         if holding:
-            final = {p: set(h) for p, h in holding.items()}
-            for d in hand.discards:
-                for x in d.cards:
-                    num = _number(x.text)
-                    if num is not None and d.player.name in final:
-                        final[d.player.name].discard(num)
-            for ps in hand.passes:
-                num = _number(ps.card.text)
-                if num is None:
-                    continue
-                if ps.giver.name in final:
-                    final[ps.giver.name].discard(num)
-                if ps.receiver.name in final:
-                    final[ps.receiver.name].add(num)
+            final = _after_exchange(hand)
             for trick, who, cards in seated:
                 for play, p, c in zip(trick.plays, who, cards):
                     if p in final and c not in final[p]:
