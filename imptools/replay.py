@@ -34,13 +34,15 @@ class State:
     `holdings`: each player's cards as far as the record shows (the deal after the
     exchange when recorded, else the cards still to be played); `bottles`: (price,
     owner) per bottle; `trick`: (player, card) plays of the trick so far; `piles`:
-    each player's won cards; `scores`: the hand's scores, at its end only.
+    each player's won cards; `voids`: the colours each player has shown not to hold
+    (by not following them); `scores`: the hand's scores, at its end only.
     """
 
     holdings: Mapping[str, frozenset[str]]
     bottles: tuple[tuple[str, str | None], ...]
     trick: tuple[tuple[str, str], ...]
     piles: Mapping[str, tuple[str, ...]]
+    voids: Mapping[str, frozenset[str]]
     scores: Mapping[str, int] | None = None
 
 

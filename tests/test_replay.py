@@ -53,3 +53,11 @@ def test_unknown_hand_or_game_replays_nothing() -> None:
     assert list(replay(game, 1)) == []
     (game,) = read_games(SAMPLES / "lopaka.imp")
     assert list(replay(game, 99)) == []
+
+
+def test_a_player_who_does_not_follow_shows_a_void() -> None:
+    text = '[Game "bottle-imp"]\n[Players "Adam Betty Christian Doris"]\nhand 1 dealer Doris\n1. Adam:24 15 17 32\n'
+    (game,) = read_games(text)
+    end = [s.state for s in replay(game, 1)][-1]
+    # 24 is blue; Betty played 15 (yellow): she has no blue card
+    assert end.voids["Betty"] == frozenset({"b"}) and end.voids["Christian"] == frozenset()

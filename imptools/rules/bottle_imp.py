@@ -690,6 +690,7 @@ def replay_hand(game: Game, hand: Hand) -> Iterator[Step]:
     bottles = [Bottle(), Bottle()] if variant == "second-bottle" else [Bottle()]
     piles: dict[str, list[float]] = {p: [] for p in game.players}
     current: list[tuple[str, float]] = []
+    voids: dict[str, set[str]] = {p: set() for p in game.players}
 
     def state(scores: dict[str, int] | None = None) -> State:
         holdings = {p: frozenset(_spell(c) for c in (held[p] if p in held else set(future[p]))) for p in game.players}
@@ -698,6 +699,7 @@ def replay_hand(game: Game, hand: Hand) -> Iterator[Step]:
             tuple((_spell(b.price), b.owner) for b in bottles),
             tuple((p, _spell(c)) for p, c in current),
             {p: tuple(_spell(c) for c in pile) for p, pile in piles.items()},
+            {p: frozenset(v) for p, v in voids.items()},
             scores,
         )
 
@@ -723,6 +725,9 @@ def replay_hand(game: Game, hand: Hand) -> Iterator[Step]:
         current = []
         for play, p, c in zip(trick.plays, who, cards):
             current.append((p, c))
+            led = scorer.deck[cards[0]][0]
+            if scorer.deck[c][0] != led and variant not in TWO_PACK:
+                voids[p].add(led)
             if future[p]:
                 future[p].remove(c)
             held.get(p, set()).discard(c)
