@@ -128,6 +128,23 @@ def judge_trick(cards: list[float], bottles: list[Bottle]) -> tuple[int, int | N
     return max(range(len(cards)), key=lambda i: cards[i]), None
 
 
+def settle_trick(cards: list[float], who: list[str], bottles: list[Bottle], piles: dict[str, list[float]]) -> int:
+    """Judge a trick, move the bottle and its old price card, fill the winner's pile; the winning card's index.
+
+    The card that took the bottle lies under it; the old price card goes to the
+    bottle's previous owner (the start card 19 to nobody); the rest to the winner.
+    """
+    win, taken = judge_trick(cards, bottles)
+    winner = who[win]
+    if taken is not None:
+        bottle = bottles[taken]
+        if bottle.price != START_PRICE and bottle.owner is not None:
+            piles[bottle.owner].append(bottle.price)
+        bottle.price, bottle.owner = cards[win], winner
+    piles[winner].extend(c for i, c in enumerate(cards) if i != win or taken is None)
+    return win
+
+
 def team_of(seat: int, players: int, variant: str) -> tuple[int, ...]:
     """The seats (counted from the dealer, seat 0) that score together with `seat`."""
     if variant == "teams-2-2-1-1":
@@ -265,17 +282,9 @@ class _HandScorer:
                 return seated, bottles, piles, False
             known = [c for c in cards if c is not None]
             seats = [(leader + i) % n for i in range(self.per_trick)]
-            seated.append((trick, [order[s] for s in seats], known))
-            win, taken = judge_trick(known, bottles)
-            winner = order[seats[win]]
-            rest = [c for i, c in enumerate(known) if i != win or taken is None]
-            if taken is not None:
-                bottle = bottles[taken]
-                if bottle.price != START_PRICE and bottle.owner is not None:
-                    piles[bottle.owner].append(bottle.price)
-                bottle.price, bottle.owner = known[win], winner
-            piles[winner].extend(rest)
-            leader = seats[win]
+            who = [order[s] for s in seats]
+            seated.append((trick, who, known))
+            leader = seats[settle_trick(known, who, bottles, piles)]
         return seated, bottles, piles, True
 
     @property
@@ -732,14 +741,7 @@ def replay_hand(game: Game, hand: Hand) -> Iterator[Step]:
                 future[p].remove(c)
             held.get(p, set()).discard(c)
             yield Step(Event("play", p, (_spell(c),), trick.number, play.card.line, play.card.column), state())
-        win, taken = judge_trick(cards, bottles)
-        winner = who[win]
-        if taken is not None:
-            bottle = bottles[taken]
-            if bottle.price != START_PRICE and bottle.owner is not None:
-                piles[bottle.owner].append(bottle.price)
-            bottle.price, bottle.owner = cards[win], winner
-        piles[winner].extend(c for i, c in enumerate(cards) if i != win or taken is None)
+        winner = who[settle_trick(cards, who, bottles, piles)]
         current = []
         yield Step(Event("trick", winner, (), trick.number, trick.line, trick.column), state())
     yield Step(Event("end", None, (), None, None), state(scorer.score(hand, dealer)))
