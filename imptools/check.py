@@ -7,7 +7,7 @@ from dataclasses import replace
 from imptools.findings import Finding
 from imptools.record import Game
 from imptools.rules import GAMES, GameResult, HandResult, get_ruleset
-from imptools.rules.base import hand_dealers
+from imptools.rules.tricks import hand_dealers
 
 
 def _order(f: Finding) -> tuple[int, int, int]:

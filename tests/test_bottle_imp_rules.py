@@ -58,10 +58,10 @@ def test_the_old_price_card_goes_to_the_previous_owner() -> None:
     )
     (game,) = read_games(text)
     ends = [s.state for s in replay(game, 1) if s.event.kind == "trick"]
-    assert ends[0].bottles == (("17", "Christian"),)
+    assert ends[0].detail.bottles == (("17", "Christian"),)
     # trick 2 (8 4 6 7): 8 is the highest card below 17, so Christian takes the bottle again at 8;
     # the old price card 17 goes to its previous owner (Christian), with the other cards of the trick
-    assert ends[1].bottles == (("8", "Christian"),)
+    assert ends[1].detail.bottles == (("8", "Christian"),)
     assert sorted(ends[1].piles["Christian"], key=float) == ["4", "6", "7", "15", "17", "24", "32"]
 
 
@@ -79,10 +79,10 @@ def test_1995_values_change_the_score() -> None:
 def test_second_bottle_at_19_is_judged_against_after_the_first_is_taken() -> None:
     from imptools.rules.bottle_imp import Bottle, judge_trick
 
-    bottles = [Bottle(), Bottle()]
-    win, taken = judge_trick([20.0, 18.0, 30.0], bottles)
-    bottles[taken or 0].price, bottles[taken or 0].owner = 18.0, "Betty"
-    win, taken = judge_trick([25.0, 21.0, 12.0], bottles)
+    bottles = [Bottle(), Bottle()]  # engine cards are twice the card's number
+    win, taken = judge_trick([40, 36, 60], bottles)
+    bottles[taken or 0].price, bottles[taken or 0].owner = 36, "Betty"
+    win, taken = judge_trick([50, 42, 24], bottles)
     # the 19 bottle is now the higher price: 12 takes it, and Betty's 18 bottle stays hers
     assert (win, taken) == (2, 1)
 

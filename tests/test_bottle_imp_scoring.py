@@ -14,19 +14,32 @@ RULEBOOK = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "bot
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 
+def c(*numbers: float) -> list[int]:
+    """Engine cards: twice the card's number, so that the half cards are whole numbers too."""
+    return [int(2 * n) for n in numbers]
+
+
 def test_highest_card_below_the_price_takes_the_bottle() -> None:
-    assert judge_trick([24, 15, 17, 32], [Bottle()]) == (2, 0)
+    assert judge_trick(c(24, 15, 17, 32), [Bottle()]) == (2, 0)
 
 
 def test_no_card_below_the_price_highest_card_wins_and_the_bottle_stays() -> None:
-    assert judge_trick([24, 30, 25], [Bottle(12.0, "Adam")]) == (1, None)
+    assert judge_trick(c(24, 30, 25), [Bottle(24, "Adam")]) == (1, None)
 
 
 def test_two_bottles_judged_against_the_higher_price() -> None:
     # 14 is below the higher price (16) though not below the other (9): it takes the 16 bottle
-    assert judge_trick([20, 14, 30], [Bottle(9.0), Bottle(16.0)]) == (1, 1)
+    assert judge_trick(c(20, 14, 30), [Bottle(18), Bottle(32)]) == (1, 1)
     # both at 19: the first bottle is taken
-    assert judge_trick([20, 18.5, 3], [Bottle(), Bottle()]) == (1, 0)
+    assert judge_trick(c(20, 18.5, 3), [Bottle(), Bottle()]) == (1, 0)
+
+
+def test_card_tokens_are_read_by_the_deck_table_only() -> None:
+    from imptools.rules.bottle_imp import card_number, spell
+
+    assert [card_number(t) for t in ("24", "24b", "07", "2.5", "36.5")] == [48, 48, 14, 5, 73]
+    assert [card_number(t) for t in ("9" * 400, "1e3", "inf", "nan", "2.25", "")] == [None] * 6
+    assert [spell(n) for n in (48, 5, 73)] == ["24", "2.5", "36.5"]
 
 
 @pytest.mark.parametrize(

@@ -24,13 +24,14 @@ BOTI4 = game('[Game "botifarra"]\n[Players "A B C D"]')
 def test_bottle_imp_decks() -> None:
     assert deck_name(FOUR) == "bambus" and len(deck(FOUR)) == 36
     assert deck_name(FIVE) == "matagot" and len(deck(FIVE)) == 54
-    assert deck(FOUR)[24] == ("b", 4) and deck(FOUR)[37] == ("r", 6)
-    assert deck(FIVE)[24] == ("g", 3) and deck(FIVE)[24.5] == ("g", 3) and deck(FIVE)[1] == ("r", 1)
+    # engine cards are twice the card's number: 24 is 48, 24.5 is 49
+    assert deck(FOUR)[48] == ("b", 4) and deck(FOUR)[74] == ("r", 6)
+    assert deck(FIVE)[48] == ("g", 3) and deck(FIVE)[49] == ("g", 3) and deck(FIVE)[2] == ("r", 1)
     teams = game('[Game "bottle-imp"]\n[Variant "teams"]\n[Players "A B C D"]')
     assert deck_name(teams) == "matagot"
     old = game('[Game "bottle-imp"]\n[Deck "bambus-1995"]\n[Players "A B C"]')
-    assert [deck(old)[n][1] for n in (1, 2, 3, 4)] == [0, 0, 0, 1]
-    assert 19 not in deck(FOUR) and 19.5 not in deck(FIVE) and 37.5 not in deck(FIVE)
+    assert [deck(old)[2 * n][1] for n in (1, 2, 3, 4)] == [0, 0, 0, 1]
+    assert 38 not in deck(FOUR) and 39 not in deck(FIVE) and 75 not in deck(FIVE)
 
 
 @pytest.mark.parametrize(

@@ -22,7 +22,7 @@ def test_rulebook_example_trick_1_gives_the_bottle_to_christian_at_17() -> None:
     assert kinds.count("play") == 32 and kinds.count("trick") == 8 and kinds[-1] == "end"
     first_trick = next(s for s in steps if s.event.kind == "trick")
     assert first_trick.event.player == "Christian"
-    assert first_trick.state.bottles == (("17", "Christian"),)
+    assert first_trick.state.detail.bottles == (("17", "Christian"),)
     # 24, 15 and 32 go to Christian's pile; 17 lies under the bottle
     assert sorted(first_trick.state.piles["Christian"]) == ["15", "24", "32"]
     assert steps[-1].state.scores == {"Adam": 15, "Betty": -10, "Christian": 68, "Doris": 0}

@@ -6,11 +6,14 @@ record model and returns a `GameResult` (scores and findings).
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from imptools.findings import Finding
-from imptools.record import Game, Trick
+from imptools.record import Game, Hand, Trick
+from imptools.rules.steps import Step
+from imptools.rules.tricks import Reporter, game_over, hand_dealers, incomplete_finding, score_mismatches
 
 
 @dataclass(frozen=True, slots=True)
@@ -36,6 +39,8 @@ class HandResult:
     complete: bool
     scores: dict[str, int] | None
     findings: tuple[Finding, ...] = ()
+    notes: tuple[tuple[str, str], ...] = ()
+    """`(label, text)` facts of the hand for the score sheet (trump and calls, bids and tricks ...)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +65,10 @@ class GameResult:
 
 
 class Ruleset(Protocol):
-    """A game's rules: card tokens, judging and scoring."""
+    """A game's rules: card tokens, judging and scoring, replay."""
 
     name: str
+    variants: tuple[str, ...]
 
     def check_card(self, text: str, game: Game) -> CardCheck:
         """Resolve one card token of `game` (its tags decide the deck)."""
@@ -72,21 +78,9 @@ class Ruleset(Protocol):
         """Replay every hand of `game`, report each rule broken and score it."""
         ...
 
-
-def hand_dealers(game: Game, players: tuple[str, ...]) -> list[str | None]:
-    """Each hand's dealer: as written, else hand 1's is the last player and each later one the next in turn order."""
-    dealers: list[str | None] = []
-    previous: str | None = None
-    for hand in game.hands:
-        if hand.dealer is not None:
-            dealer: str | None = hand.dealer.name
-        elif previous is None:
-            dealer = players[-1] if players else None
-        else:
-            dealer = players[(players.index(previous) + 1) % len(players)] if previous in players else None
-        dealers.append(dealer)
-        previous = dealer
-    return dealers
+    def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
+        """The steps of one hand: a state after every event (nothing for a hand that cannot be replayed)."""
+        ...
 
 
 def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> list[Finding]:
@@ -211,13 +205,14 @@ def _players_of(trick: Trick, hand: int, game: Game, dealers: dict[int, str | No
 
 
 class TokenRuleset:
-    """A game whose cards imptools knows but whose rules it does not check yet.
+    """A game whose cards imptools knows but whose rules it does not check.
 
     `judge` reports what the tokens alone show (unknown cards and names) and
     scores nothing: `GameResult.rules_checked` is False.
     """
 
     name = ""
+    variants: tuple[str, ...] = ()
 
     def check_card(self, text: str, game: Game) -> CardCheck:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -232,3 +227,93 @@ class TokenRuleset:
             HandResult(h.number, d, False, None, tuple(by_hand.get(h.number, ()))) for h, d in zip(game.hands, dealers)
         )
         return GameResult(game.index, players, hands, {}, rules_checked=False)
+
+    def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
+        return iter(())
+
+
+@dataclass(slots=True)
+class HandOutcome:
+    """One hand as a ruleset played it: scores (None when unscorable), findings, and the replay steps if asked."""
+
+    scores: dict[str, int] | None
+    complete: bool
+    tricks: int
+    findings: list[Finding] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    notes: tuple[tuple[str, str], ...] = ()
+
+
+class TrickRuleset(TokenRuleset):
+    """The shape every trick-taking ruleset here shares: one `play_hand` per hand serves judging and replay.
+
+    A subclass says how to set a game up (`table`: its deck, variant and
+    seating, worked out once per game; None when the game cannot be judged),
+    who deals (`dealers`), and how one hand is played (`play_hand`), using the
+    machinery of `imptools.rules.tricks`. This class adds what every game does
+    the same way: the card and name checks of the lines, unscorable hands,
+    `incomplete`, running totals, `score-mismatch` and the end of the game.
+    """
+
+    default_hands: int | None = None
+    """Hands in a game when neither `Hands` nor `Target` says otherwise (None: no limit)."""
+
+    def table(self, game: Game) -> object | None:  # pragma: no cover - overridden
+        """The per-game setup `play_hand` receives, or None when the rules cannot judge this game."""
+        raise NotImplementedError
+
+    def dealers(self, game: Game, table: object) -> list[str | None]:
+        """Each hand's dealer (section 3 by default)."""
+        return hand_dealers(game, game.players)
+
+    def play_hand(  # pragma: no cover - overridden
+        self, table: object, game: Game, hand: Hand, dealer: str, steps: bool
+    ) -> HandOutcome:
+        """Play one hand: its findings, its scores and, when `steps` is set, its replay steps."""
+        raise NotImplementedError
+
+    def winners(self, game: Game, table: object, totals: dict[str, int]) -> tuple[str, ...]:
+        """Who won a finished game: the highest total."""
+        best = max(totals.values()) if totals else 0
+        return tuple(p for p in game.players if totals.get(p) == best)
+
+    def judge(self, game: Game) -> GameResult:
+        table = self.table(game)
+        if table is None:
+            return super().judge(game)
+        by_hand: dict[int, list[Finding]] = {}
+        for f in token_findings(game, self, play_names=False):
+            by_hand.setdefault(f.hand or 0, []).append(f)
+        totals = dict.fromkeys(game.players, 0)
+        hands: list[HandResult] = []
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            token = by_hand.get(hand.number, [])
+            if dealer not in game.players:
+                hands.append(HandResult(hand.number, dealer, False, None, tuple(token)))
+                continue
+            assert dealer is not None
+            outcome = self.play_hand(table, game, hand, dealer, steps=False)
+            scores = None if token else outcome.scores
+            report = Reporter(game, hand, [*token, *outcome.findings])
+            if scores is not None:
+                for p, v in scores.items():
+                    totals[p] = totals.get(p, 0) + v
+                score_mismatches(hand, scores, totals, report)
+            elif not outcome.complete:
+                incomplete_finding(hand, outcome.tricks, report)
+            hands.append(
+                HandResult(hand.number, dealer, outcome.complete, scores, tuple(report.findings), outcome.notes)
+            )
+        over = game_over(game, len(hands), totals, self.default_hands)
+        winners = self.winners(game, table, totals) if over else ()
+        return GameResult(game.index, game.players, tuple(hands), totals, winners, over)
+
+    def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
+        table = self.table(game)
+        if table is None:
+            return iter(())
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            if hand.number == hand_number and dealer in game.players:
+                assert dealer is not None
+                return iter(self.play_hand(table, game, hand, dealer, steps=True).steps)
+        return iter(())

@@ -1,23 +1,40 @@
-"""The Bottle Imp (the notation's section 5): decks and card tokens.
+"""The Bottle Imp (the notation's section 5): decks, trick judging with one or two bottles, scoring.
 
-The deck tables live here and nowhere else. The play rules and scoring land
-with the Bottle Imp engine; until then `judge` reports what the card tokens
-and names alone show, and scores nothing.
+The deck tables live here and nowhere else. Inside the engine a card is a
+small integer, twice its number (so the half cards of 5-6 player games fit:
+2.5 is 5, 24 is 48); it is spelled back only for messages and output. The
+trick walking, holdings, revoke proofs and record checks shared with the other
+games come from `imptools.rules.tricks`.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import re
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
-from imptools.findings import Finding
-from imptools.record import CardText, Deal, Discard, Game, Hand, Open, Pass, Trick
-from imptools.rules.base import CardCheck, GameResult, HandResult, TokenRuleset, hand_dealers, token_findings
-
-if TYPE_CHECKING:
-    from imptools.replay import Step
+from imptools.record import Deal, Discard, Game, Hand, ImpTrick, NameRef, Open, Pass
+from imptools.rules.base import CardCheck, HandOutcome, TrickRuleset
+from imptools.rules.steps import Step
+from imptools.rules.tricks import (
+    Holdings,
+    Played,
+    Reporter,
+    StepLog,
+    Walk,
+    after_exchange,
+    cards_of,
+    deal_size_findings,
+    duplicate_findings,
+    exchange_not_held_findings,
+    hand_dealers,
+    name_findings,
+    play_not_held_findings,
+    revoke_findings,
+    trick_count_findings,
+    turn_order,
+    walk_tricks,
+)
 
 COLOURS = {"y": "yellow", "r": "red", "b": "blue", "g": "green"}
 
@@ -28,16 +45,19 @@ _BAMBUS = """
 29 r 4  30 b 5  31 r 4  32 b 6  33 r 5  34 b 6  35 r 5  36 r 6  37 r 6
 """
 
+Table = dict[int, tuple[str, int]]
+"""card (twice its number) -> (colour letter, coins)."""
 
-def _table(text: str) -> dict[float, tuple[str, int]]:
+
+def _table(text: str) -> Table:
     words = text.split()
-    return {float(words[i]): (words[i + 1], int(words[i + 2])) for i in range(0, len(words), 3)}
+    return {2 * int(words[i]): (words[i + 1], int(words[i + 2])) for i in range(0, len(words), 3)}
 
 
 BAMBUS = _table(_BAMBUS)
-"""number -> (colour letter, coins) of the bambus deck."""
+"""The bambus deck."""
 
-BAMBUS_1995 = {n: (c, 0 if n in (1, 2, 3) else v) for n, (c, v) in BAMBUS.items()}
+BAMBUS_1995 = {n: (c, 0 if n in (2, 4, 6) else v) for n, (c, v) in BAMBUS.items()}
 """The 1995 edition: cards 1, 2 and 3 are worth 0 coins."""
 
 MATAGOT = {
@@ -48,6 +68,18 @@ MATAGOT = {
 
 DECKS = {"bambus": BAMBUS, "bambus-1995": BAMBUS_1995, "matagot": MATAGOT}
 _MATAGOT_VARIANTS = {"teams", "teams-2-2-1-1", "second-bottle", "eye-of-the-demon"}
+
+VARIANTS = ("classic", "teams", "teams-2-2-1-1", "second-bottle", "lopaka", "bright-house", "eye-of-the-demon")
+TWO_PACK = {"bright-house", "eye-of-the-demon"}
+PACK_SIZES = {"bright-house": {1: 9, 2: 9}, "eye-of-the-demon": {1: 6, 2: 12}}
+LOPAKA = "Lopaka"
+START_PRICE = 38
+"""The bottle's start price, 19, as an engine card (twice the number)."""
+
+_TRICKS = {2: 8, 3: 11, 4: 8, 5: 10, 6: 8}
+"""Tricks in a hand, by number of players (two players: four-card tricks)."""
+_DEAL = {3: 12, 4: 9, 5: 11, 6: 9}
+"""Cards dealt to each player in the one-pack variants (the five-player dealer gets 10)."""
 
 
 def deck_name(game: Game) -> str:
@@ -60,64 +92,55 @@ def deck_name(game: Game) -> str:
     return "bambus"
 
 
-def deck(game: Game) -> dict[float, tuple[str, int]]:
+def deck(game: Game) -> Table:
     """The cards of `game`: its deck, with the half cards 2.5, 4.5 ... 36.5 in 5-6 player games (54 cards)."""
     table = DECKS[deck_name(game)]
     if len(game.players) in (5, 6):
-        table = {**table, **{n + 0.5: table[n] for n in table if n % 2 == 0}}
+        table = {**table, **{n + 1: table[n] for n in table if n % 4 == 0}}
     return table
 
 
-_CARD = re.compile(r"0*([0-9]+(?:\.5)?)([a-zA-Z]?)")
+def spell(card: int) -> str:
+    """An engine card spelled as the notation writes it: 48 -> `24`, 5 -> `2.5`."""
+    return str(card // 2) if card % 2 == 0 else f"{card // 2}.5"
 
 
-class BottleImp(TokenRuleset):
-    """Cards `1`..`37` without 19 (and the half cards with 5-6 players), an optional colour letter."""
-
-    name = "bottle-imp"
-
-    def check_card(self, text: str, game: Game) -> CardCheck:
-        m = _CARD.fullmatch(text)
-        cards = deck(game)
-        number = float(m.group(1)) if m else None
-        if m is None or number not in cards:
-            return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({deck_name(game)})")
-        assert number is not None
-        spelled = m.group(1)
-        letter = m.group(2).lower()
-        colour = cards[number][0]
-        if letter and letter != colour:
-            return CardCheck(
-                None,
-                "colour-mismatch",
-                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {deck_name(game)} deck, "
-                f"not {COLOURS.get(letter, letter)}",
-            )
-        return CardCheck(spelled + letter)
+_CARD = re.compile(r"0*([0-9]{1,2}(?:\.5)?)([a-zA-Z]?)")
 
 
-# --------------------------------------------------------------------------- tricks and scores
+def card_number(text: str) -> int | None:
+    """The engine card a token names, by its spelling alone (None when it is no number a deck could hold).
 
-START_PRICE = 19.0
+    >>> card_number("24b"), card_number("2.5"), card_number("9" * 400)
+    (48, 5, None)
+    """
+    m = _CARD.fullmatch(text)
+    if m is None:
+        return None
+    whole, _, half = m.group(1).partition(".")
+    return 2 * int(whole) + (1 if half else 0)
 
 
-@dataclasses.dataclass(slots=True)
+# --------------------------------------------------------------------------- tricks
+
+
+@dataclass(slots=True)
 class Bottle:
     """One bottle: its price (the card under it, 19 at the start) and its owner."""
 
-    price: float = START_PRICE
+    price: int = START_PRICE
     owner: str | None = None
 
 
-def judge_trick(cards: list[float], bottles: list[Bottle]) -> tuple[int, int | None]:
+def judge_trick(cards: list[int], bottles: list[Bottle]) -> tuple[int, int | None]:
     """The index of the winning card and of the bottle it takes (None when no card is below the price).
 
     With two bottles the trick is judged against the higher price and takes that bottle
     (the first when both are at the same price).
 
-    >>> judge_trick([24, 15, 17, 32], [Bottle()])
+    >>> judge_trick([48, 30, 34, 64], [Bottle()])
     (2, 0)
-    >>> judge_trick([24, 25, 30], [Bottle(12.0)])
+    >>> judge_trick([48, 50, 60], [Bottle(24)])
     (2, None)
     """
     top = max(range(len(bottles)), key=lambda i: (bottles[i].price, -i))
@@ -128,7 +151,7 @@ def judge_trick(cards: list[float], bottles: list[Bottle]) -> tuple[int, int | N
     return max(range(len(cards)), key=lambda i: cards[i]), None
 
 
-def settle_trick(cards: list[float], who: list[str], bottles: list[Bottle], piles: dict[str, list[float]]) -> int:
+def settle_trick(cards: list[int], who: list[str], bottles: list[Bottle], piles: dict[str, list[int]]) -> int:
     """Judge a trick, move the bottle and its old price card, fill the winner's pile; the winning card's index.
 
     The card that took the bottle lies under it; the old price card goes to the
@@ -158,399 +181,289 @@ def team_of(seat: int, players: int, variant: str) -> tuple[int, ...]:
     return next(g for g in groups if seat in g)
 
 
-_TRICKS = {2: 8, 3: 11, 4: 8, 5: 10, 6: 8}
-"""Tricks in a hand of the one-pack variants, by number of players."""
+@dataclass(frozen=True, slots=True)
+class BottleState:
+    """The Bottle Imp's part of a replay state: each bottle's price and owner, and the prices it has had."""
+
+    bottles: tuple[tuple[str, str | None], ...]
+    history: tuple[tuple[str, ...], ...] = ()
+
+    def lines(self) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for i, (price, owner) in enumerate(self.bottles):
+            label = "bottle" if len(self.bottles) == 1 else f"bottle {i + 1}"
+            out.append((label, f"{price}, " + (f"held by {owner}" if owner else "nobody holds it")))
+            if self.history and len(self.history[i]) > 1:
+                out.append(("prices", " > ".join(self.history[i])))
+        return out
 
 
-def _after_exchange(hand: Hand) -> dict[str, set[float]]:
-    """Each player's cards after the deal, discards and passes, for the players whose deal is recorded."""
-    final: dict[str, set[float]] = {}
-    for deal in hand.deals:
-        final.setdefault(deal.player.name, set()).update(
-            c for c in (_number(x.text) for x in deal.cards) if c is not None
-        )
-    for d in hand.discards:
-        for x in d.cards:
-            num = _number(x.text)
-            if num is not None and d.player.name in final:
-                final[d.player.name].discard(num)
-    for ps in hand.passes:
-        num = _number(ps.card.text)
-        if num is None:
-            continue
-        if ps.giver.name in final:
-            final[ps.giver.name].discard(num)
-        if ps.receiver.name in final:
-            final[ps.receiver.name].add(num)
-    return final
+# --------------------------------------------------------------------------- one game's setup
 
 
-def _spell(card: float) -> str:
-    return str(int(card)) if card == int(card) else str(card)
+@dataclass(slots=True)
+class Setup:
+    """What a game's tags decide, worked out once: variant, deck, trick sizes."""
 
+    variant: str
+    players: tuple[str, ...]
+    cards: Table
+    deck_name: str
+    tricks: int
+    per_trick: int
+    bottles: int
+    ids: dict[str, int] = field(default_factory=dict)
 
-def _number(text: str) -> float | None:
-    m = _CARD.fullmatch(text)
-    return float(m.group(1)) if m else None
+    @property
+    def lopaka(self) -> bool:
+        return self.variant == "lopaka"
 
+    @property
+    def two_pack(self) -> bool:
+        return self.variant in TWO_PACK
 
-class _HandScorer:
-    """Plays one hand of a one-pack variant (classic, teams, second-bottle) from its tricks and scores it."""
+    def resolve(self, text: str) -> int | None:
+        """The engine card of a token, or None when it is not a card of this deck."""
+        n = card_number(text)
+        return n if n in self.cards else None
 
-    def __init__(self, game: Game, variant: str, cards: dict[float, tuple[str, int]]) -> None:
-        self.players = game.players
-        self.variant = variant
-        self.coins = {n: v for n, (_, v) in cards.items()}
-        self.deck = cards
+    def colour(self, card: int) -> str:
+        return self.cards[card][0]
+
+    def coins(self, card: int) -> int:
+        return self.cards[card][1]
 
     def order(self, dealer: str) -> list[str]:
         """Turn order for a hand, starting with the player who leads trick 1."""
-        players = list(self.players)
-        if self.variant == "lopaka":
-            other = next(p for p in players if p not in (dealer, LOPAKA))
+        if self.lopaka:
+            other = next(p for p in self.players if p not in (dealer, LOPAKA))
             return [other, LOPAKA, dealer]
-        i = players.index(dealer)
-        return players[i + 1 :] + players[: i + 1]
+        return turn_order(self.players, dealer)
 
-    def automaton(self, game: Game, hand: Hand, dealer: str) -> list[Finding]:
-        """Each play of Lopaka's that is not the card his rules demand, when his whole hand is known."""
-        if self.variant != "lopaka":
-            return []
-        seated, _, _, whole = self.walk(hand, dealer)
-        dealt = next((d for d in hand.deals if d.player.name == LOPAKA), None)
-        if dealt is not None:
-            held = {c for c in (_number(x.text) for x in dealt.cards) if c is not None}
-        elif whole and len(seated) == _TRICKS[len(self.players)]:
-            held = {c for _, who, cards in seated for p, c in zip(who, cards) if p == LOPAKA}
-        else:
-            return []
-        out: list[Finding] = []
-        bottles = [Bottle()]
-        for trick, who, cards in seated:
-            if LOPAKA in who:
-                i = who.index(LOPAKA)
-                lying = cards[:i]
-                legal = sorted(held)
-                if lying:
-                    led = self.deck[lying[0]][0]
-                    legal = [c for c in legal if self.deck[c][0] == led] or legal
-                if not legal:
-                    want: float | None = None
-                elif not lying:
-                    want = max(legal)
-                else:
-                    winning = [c for c in legal if judge_trick([*lying, c], bottles)[0] == len(lying)]
-                    want = max(winning) if winning else min(legal)
-                if want is not None and cards[i] != want:
-                    play = trick.plays[i]
-                    out.append(
-                        Finding(
-                            "automaton",
-                            f"Lopaka plays {_spell(cards[i])} in trick {trick.number}; his rules demand {_spell(want)}",
-                            play.card.line,
-                            play.card.column,
-                            game.path,
-                            game.index,
-                            hand.number,
-                            trick.number,
-                            LOPAKA,
-                        )
-                    )
-                held.discard(cards[i])
-            win, taken = judge_trick(cards, bottles)
-            if taken is not None:
-                bottles[taken].price = cards[win]
-        return out
+    def dealt(self, who: NameRef, dealer: str) -> int | None:
+        """How many cards the rules deal to a player (or to one pack)."""
+        if self.two_pack:
+            return PACK_SIZES[self.variant].get(who.pack or 1)
+        if self.lopaka:
+            return 11
+        n = len(self.players)
+        return 10 if n == 5 and who.name == dealer else _DEAL.get(n)
 
-    def walk(
-        self, hand: Hand, dealer: str
-    ) -> tuple[list[tuple[Trick, list[str], list[float]]], list[Bottle], dict[str, list[float]], bool]:
-        """Play the tricks in order as far as the record allows: who played what, the bottles, the won piles.
 
-        The last value says whether every trick was full and every card known.
-        """
-        players = self.players
-        n = len(players)
-        bottles = [Bottle(), Bottle()] if self.variant == "second-bottle" else [Bottle()]
-        piles: dict[str, list[float]] = {p: [] for p in players}
-        order = self.order(dealer)
-        leader = 0
-        seated: list[tuple[Trick, list[str], list[float]]] = []
-        for trick in hand.tricks:
-            cards = [_number(p.card.text) for p in trick.plays]
-            if len(cards) != self.per_trick or any(c is None or c not in self.deck for c in cards):
-                return seated, bottles, piles, False
-            known = [c for c in cards if c is not None]
-            seats = [(leader + i) % n for i in range(self.per_trick)]
-            who = [order[s] for s in seats]
-            seated.append((trick, who, known))
-            leader = seats[settle_trick(known, who, bottles, piles)]
-        return seated, bottles, piles, True
+def _default_variant(game: Game) -> str:
+    return game.tag("Variant") or ("bright-house" if len(game.players) == 2 else "classic")
 
-    @property
-    def per_trick(self) -> int:
-        """Cards in a trick: one each, or four in the two-player variants."""
-        return 4 if self.variant in TWO_PACK else len(self.players)
 
-    def packs(self, hand: Hand) -> Callable[[int, str, float], int] | None:
-        """Which pack (0 for one-pack variants) the i-th card of a trick came from, or None when unknowable."""
-        if self.variant == "bright-house":
-            return lambda i, p, c: i // 2
-        if self.variant != "eye-of-the-demon":
-            return lambda i, p, c: 0
-        where: dict[tuple[str, float], int] = {}
-        for deal in hand.deals:
-            for x in deal.cards:
-                num = _number(x.text)
-                if num is not None and deal.player.pack is not None:
-                    where[(deal.player.name, num)] = deal.player.pack
-        if not where:
+# --------------------------------------------------------------------------- the ruleset
+
+
+class BottleImp(TrickRuleset):
+    """The Bottle Imp, every variant: cards `1`..`37` without 19 (and the half cards with 5-6 players)."""
+
+    name = "bottle-imp"
+    variants = VARIANTS
+
+    def check_card(self, text: str, game: Game) -> CardCheck:
+        m = _CARD.fullmatch(text)
+        cards = deck(game)
+        number = card_number(text)
+        if m is None or number not in cards:
+            return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({deck_name(game)})")
+        assert number is not None
+        spelled = m.group(1)
+        letter = m.group(2).lower()
+        colour = cards[number][0]
+        if letter and letter != colour:
+            return CardCheck(
+                None,
+                "colour-mismatch",
+                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {deck_name(game)} deck, "
+                f"not {COLOURS.get(letter, letter)}",
+            )
+        return CardCheck(spelled + letter)
+
+    def table(self, game: Game) -> Setup | None:
+        variant = _default_variant(game)
+        n = len(game.players)
+        if variant not in VARIANTS or n not in _TRICKS:
             return None
-        for ps in hand.passes:
-            num = _number(ps.card.text)
-            if num is not None and ps.receiver.pack is not None:
-                where[(ps.receiver.name, num)] = ps.receiver.pack
-        return lambda i, p, c: where.get((p, c), -1)
+        if variant == "lopaka" and (LOPAKA not in game.players or n != 3):
+            return None
+        per_trick = 4 if variant in TWO_PACK else n
+        bottles = 2 if variant == "second-bottle" else 1
+        return Setup(variant, game.players, deck(game), deck_name(game), _TRICKS[n], per_trick, bottles)
 
-    def revokes(self, game: Game, hand: Hand, dealer: str) -> list[Finding]:
-        """Each play that did not follow the colour led although a later play shows the player held it."""
-        seated, _, _, _ = self.walk(hand, dealer)
-        packs = self.packs(hand)
-        if packs is None:
-            return []
-        later: dict[tuple[str, int], list[tuple[int, float]]] = {}
-        for trick, who, cards in seated:
-            for i, (p, c) in enumerate(zip(who, cards)):
-                later.setdefault((p, packs(i, p, c)), []).append((trick.number, c))
-        out: list[Finding] = []
-        dealt = _after_exchange(hand)
-        gone: dict[str, set[float]] = {p: set() for p in self.players}
-        for trick, who, cards in seated:
-            for p, c in zip(who, cards):
-                gone[p].add(c)
-            led = self.deck[cards[0]][0]
-            for i in range(1, len(cards)):
-                p, c = who[i], cards[i]
-                if self.deck[c][0] == led:
-                    continue
-                key = (p, packs(i, p, c))
-                proof = next(
-                    ((t, x) for t, x in later.get(key, []) if t > trick.number and self.deck[x][0] == led), None
-                )
-                evidence = f"played in trick {proof[0]}" if proof else ""
-                if proof is None and p in dealt and self.variant not in TWO_PACK:
-                    unplayed = sorted(x for x in dealt[p] - gone[p] if self.deck[x][0] == led)
-                    if unplayed:
-                        proof = (0, unplayed[0])
-                        evidence = "dealt to them and not played before"
-                if proof is None:
-                    continue
-                play = trick.plays[i]
-                out.append(
-                    Finding(
-                        "revoke",
-                        f"{p} did not follow {COLOURS[led]} in trick {trick.number} (played {_spell(c)}) "
-                        f"although {p} held {_spell(proof[1])}, {evidence}",
-                        play.card.line,
-                        play.card.column,
-                        game.path,
-                        game.index,
-                        hand.number,
-                        trick.number,
-                        p,
-                    )
-                )
+    def dealers(self, game: Game, table: object) -> list[str | None]:
+        """Each hand's dealer; with Lopaka the two players alternate, hand 1's the player listed last."""
+        assert isinstance(table, Setup)
+        if not table.lopaka:
+            return hand_dealers(game, game.players)
+        humans = [p for p in game.players if p != LOPAKA]
+        out: list[str | None] = []
+        previous: str | None = None
+        for hand in game.hands:
+            if hand.dealer is not None:
+                dealer: str | None = hand.dealer.name
+            elif previous is None:
+                dealer = humans[-1] if humans else None
+            else:
+                dealer = next((p for p in humans if p != previous), previous)
+            out.append(dealer)
+            previous = dealer
         return out
 
-    def record_checks(self, game: Game, hand: Hand, dealer: str) -> list[Finding]:
+    def play_hand(self, table: object, game: Game, hand: Hand, dealer: str, steps: bool) -> HandOutcome:
+        assert isinstance(table, Setup)
+        setup = table
+        if setup.lopaka and dealer == LOPAKA:
+            return HandOutcome(None, False, setup.tricks)
+        report = Reporter(game, hand)
+        bottles = [Bottle() for _ in range(setup.bottles)]
+        piles: dict[str, list[int]] = {p: [] for p in setup.players}
+        history: list[list[int]] = [[START_PRICE] for _ in bottles]
+
+        def settle(played: Played) -> int:
+            before = [b.price for b in bottles]
+            win = settle_trick(played.cards, played.who, bottles, piles)
+            for h, b, old in zip(history, bottles, before):
+                if b.price != old:
+                    h.append(b.price)
+            played.after = (_bottle_state(bottles, history), {p: list(v) for p, v in piles.items()})
+            return win
+
+        walk = walk_tricks(hand, setup.order(dealer), setup.per_trick, setup.resolve, settle)
+        self._record_checks(setup, hand, dealer, walk, report)
+        packs = self._packs(setup, hand)
+        if packs is not None:
+            holdings = Holdings(walk, after_exchange(hand, setup.resolve), packs if setup.two_pack else None)
+            revoke_findings(walk, holdings, setup.colour, spell, COLOURS.__getitem__, report)
+        if setup.lopaka:
+            self._automaton(setup, hand, walk, report)
+        complete = len(hand.tricks) == setup.tricks
+        scores = self._score(setup, hand, dealer, walk, bottles, piles) if complete and walk.whole else None
+        outcome = HandOutcome(scores, complete, setup.tricks, report.findings)
+        if steps:
+            outcome.steps = self._steps(setup, game, hand, walk, scores)
+        return outcome
+
+    # ----------------------------------------------------------------------- checks
+
+    def _record_checks(self, setup: Setup, hand: Hand, dealer: str, walk: Walk, report: Reporter) -> None:
         """Turn order and names in tricks, trick counts, repeated cards, deal sizes, exchanges, cards not held."""
-        players = self.players
+        players = setup.players
         n = len(players)
-        out: list[Finding] = []
-
-        def add(code: str, msg: str, line: int, col: int, trick: int | None, player: str | None) -> None:
-            out.append(Finding(code, msg, line, col, game.path, game.index, hand.number, trick, player))
-
-        seated, _, _, _ = self.walk(hand, dealer)
-        tricks = hand.tricks
-        for i, trick in enumerate(tricks):
-            if trick.number != i + 1:
-                add(
-                    "wrong-count",
-                    f"trick {trick.number} where trick {i + 1} was expected",
-                    trick.line,
-                    trick.column,
-                    trick.number,
-                    None,
-                )
-            if len(trick.plays) > self.per_trick or (len(trick.plays) < self.per_trick and i < len(tricks) - 1):
-                add(
-                    "wrong-count",
-                    f"trick {trick.number} has {len(trick.plays)} plays; every trick has {self.per_trick}",
-                    trick.line,
-                    trick.column,
-                    trick.number,
-                    None,
-                )
-        for trick, who, _cards in seated:
-            for play, turn in zip(trick.plays, who):
-                if play.player is None:
-                    continue
-                if play.player.name not in players:
-                    add(
-                        "unknown-player",
-                        f"`{play.player.name}` is not one of the players; it was {turn}'s turn",
-                        play.player.line,
-                        play.player.column,
-                        trick.number,
-                        turn,
-                    )
-                elif play.player.name != turn:
-                    add(
-                        "out-of-turn",
-                        f"{play.player.name} is named in trick {trick.number}, but it was {turn}'s turn",
-                        play.player.line,
-                        play.player.column,
-                        trick.number,
-                        turn,
-                    )
-        # every card at most once among the plays
-        seen: dict[float, str] = {}
-        for trick, who, cards in seated:
-            for play, p, c in zip(trick.plays, who, cards):
-                if c in seen:
-                    add(
-                        "duplicate-card",
-                        f"{p} plays {_spell(c)} in trick {trick.number}, already {seen[c]}",
-                        play.card.line,
-                        play.card.column,
-                        trick.number,
-                        p,
-                    )
-                else:
-                    seen[c] = f"played in trick {trick.number}"
-        # deal sizes, discards and exchanges
-        lopaka = self.variant == "lopaka"
-        size = {
-            p: (11 if lopaka else 10 if n == 5 and p == dealer else {3: 12, 4: 9, 5: 11, 6: 9}.get(n, 0))
-            for p in players
-        }
-        holding: dict[str, set[float]] = {}
-        for deal in hand.deals:
-            p = deal.player.name
-            if p not in players:
-                continue
-            want_size = PACK_SIZES[self.variant][deal.player.pack or 1] if self.variant in TWO_PACK else size[p]
-            if len(deal.cards) != want_size:
-                add(
-                    "hand-size",
-                    f"{p} is dealt {len(deal.cards)} cards; the deal gives {size[p]}",
-                    deal.line,
-                    deal.column,
-                    None,
-                    p,
-                )
-            holding.setdefault(p, set()).update(c for c in (_number(x.text) for x in deal.cards) if c is not None)
+        trick_count_findings(hand, setup.per_trick, report)
+        name_findings(walk, players, report)
+        duplicate_findings(hand, walk, setup.resolve, spell, report)
+        deal_size_findings(hand, players, lambda who: setup.dealt(who, dealer), "the deal gives", report)
+        exchange_not_held_findings(hand, setup.resolve, report)
         discarded: dict[str, int] = {}
         for d in hand.discards:
-            p = d.player.name
-            discarded[p] = discarded.get(p, 0) + len(d.cards)
-            for x in d.cards:
-                num = _number(x.text)
-                if p in holding and num is not None and num not in holding[p]:
-                    add("not-held", f"{p} discards {x.text}, which {p} was not dealt", x.line, x.column, None, p)
+            discarded[d.player.name] = discarded.get(d.player.name, 0) + len(d.cards)
         for d in hand.discards:
             p = d.player.name
-            want = 2 if self.variant in TWO_PACK else 0 if n == 5 and p == dealer else 1
-            if lopaka:
-                add("bad-exchange", f"{p} discards, but with Lopaka nobody discards", d.line, d.column, None, p)
+            want = 2 if setup.two_pack else 0 if n == 5 and p == dealer else 1
+            if setup.lopaka:
+                report.add("bad-exchange", f"{p} discards, but with Lopaka nobody discards", d.line, d.column, None, p)
             elif p in players and discarded.get(p) != want:
-                add(
-                    "hand-size",
-                    f"{p} discards {discarded.get(p)} cards; the rules say {want}",
-                    d.line,
-                    d.column,
-                    None,
-                    p,
-                )
+                msg = f"{p} discards {discarded.get(p)} cards; the rules say {want}"
+                report.add("hand-size", msg, d.line, d.column, None, p)
                 discarded[p] = want
         for ps in hand.passes:
             g, r = ps.giver.name, ps.receiver.name
             if g not in players or r not in players:
                 continue
             i = players.index(g)
-            if lopaka:
+            if setup.lopaka:
                 if LOPAKA in (g, r) or g == r:
-                    add(
-                        "bad-exchange",
-                        f"{g} passes to {r}: only the two players swap a card",
-                        ps.line,
-                        ps.column,
-                        None,
-                        g,
-                    )
+                    msg = f"{g} passes to {r}: only the two players swap a card"
+                    report.add("bad-exchange", msg, ps.line, ps.column, None, g)
             elif r not in (players[(i + 1) % n], players[(i - 1) % n]):
-                add(
-                    "bad-exchange",
-                    f"{g} passes to {r}, who sits neither after nor before {g}",
-                    ps.line,
-                    ps.column,
-                    None,
-                    g,
-                )
-            num = _number(ps.card.text)
-            if g in holding and num is not None and num not in holding[g]:
-                add(
-                    "not-held",
-                    f"{g} passes {ps.card.text}, which {g} was not dealt",
-                    ps.card.line,
-                    ps.card.column,
-                    None,
-                    g,
-                )
-        # cards played that the deal and the exchange show were not held
-        if holding:
-            final = _after_exchange(hand)
-            for trick, who, cards in seated:
-                for play, p, c in zip(trick.plays, who, cards):
-                    if p in final and c not in final[p]:
-                        add(
-                            "not-held",
-                            f"{p} plays {_spell(c)} in trick {trick.number} but did not hold it after "
-                            "the deal and the exchange",
-                            play.card.line,
-                            play.card.column,
-                            trick.number,
-                            p,
-                        )
-        return out
+                msg = f"{g} passes to {r}, who sits neither after nor before {g}"
+                report.add("bad-exchange", msg, ps.line, ps.column, None, g)
+        if hand.deals:
+            final = after_exchange(hand, setup.resolve)
+            play_not_held_findings(walk, final, spell, report, "after the deal and the exchange")
 
-    def score(self, hand: Hand, dealer: str) -> dict[str, int] | None:
-        """The hand's scores, or None when the record does not let it be scored (incomplete, unknown cards)."""
-        players = self.players
+    def _packs(self, setup: Setup, hand: Hand) -> Callable[[int, int, str, int], object] | None:
+        """Which pack the i-th card of a trick came from (0 in one-pack variants), or None when unknowable."""
+        if setup.variant == "bright-house":
+            return lambda t, i, p, c: i // 2
+        if setup.variant != "eye-of-the-demon":
+            return lambda t, i, p, c: 0
+        where: dict[tuple[str, int], int] = {}
+        for deal in hand.deals:
+            if deal.player.pack is not None:
+                for c in cards_of(deal.cards, setup.resolve):
+                    where[(deal.player.name, c)] = deal.player.pack
+        if not where:
+            return None
+        for ps in hand.passes:
+            if ps.receiver.pack is not None:
+                for c in cards_of((ps.card,), setup.resolve):
+                    where[(ps.receiver.name, c)] = ps.receiver.pack
+        return lambda t, i, p, c: where.get((p, c), -1)
+
+    def _automaton(self, setup: Setup, hand: Hand, walk: Walk, report: Reporter) -> None:
+        """Each play of Lopaka's that is not the card his rules demand, when his whole hand is known."""
+        dealt = next((d for d in hand.deals if d.player.name == LOPAKA), None)
+        if dealt is not None:
+            held = set(cards_of(dealt.cards, setup.resolve))
+        elif walk.whole and len(walk.tricks) == setup.tricks:
+            held = {c for _, _, p, c in walk.plays() if p == LOPAKA}
+        else:
+            return
+        bottles = [Bottle()]
+        for played in walk.tricks:
+            who, cards = played.who, played.cards
+            if LOPAKA in who:
+                i = who.index(LOPAKA)
+                lying = cards[:i]
+                legal = sorted(held)
+                if lying:
+                    led = setup.colour(lying[0])
+                    legal = [c for c in legal if setup.colour(c) == led] or legal
+                want: int | None
+                if not legal:
+                    want = None
+                elif not lying:
+                    want = max(legal)
+                else:
+                    winning = [c for c in legal if judge_trick([*lying, c], bottles)[0] == len(lying)]
+                    want = max(winning) if winning else min(legal)
+                if want is not None and cards[i] != want:
+                    card = played.trick.plays[i].card
+                    number = played.trick.number
+                    msg = f"Lopaka plays {spell(cards[i])} in trick {number}; his rules demand {spell(want)}"
+                    report.add("automaton", msg, card.line, card.column, number, LOPAKA)
+                held.discard(cards[i])
+            win, taken = judge_trick(cards, bottles)
+            if taken is not None:
+                bottles[taken].price = cards[win]
+
+    # ----------------------------------------------------------------------- scores
+
+    def _score(
+        self, setup: Setup, hand: Hand, dealer: str, walk: Walk, bottles: list[Bottle], piles: dict[str, list[int]]
+    ) -> dict[str, int] | None:
+        """The hand's scores from its settled tricks."""
+        players = setup.players
         n = len(players)
-        if len(hand.tricks) != _TRICKS.get(n):
-            return None
-        seated, bottles, piles, whole = self.walk(hand, dealer)
-        if not whole:
-            return None
-        played = {c for _, _, cards in seated for c in cards}
-        imp = self._imp_trick(hand, played)
-        if imp is None:
-            return None
-        penalty = sum(self.coins[c] for c in imp)
-        own = {p: sum(self.coins[c] for c in piles[p]) for p in players}
+        played = {c for _, _, _, c in walk.plays()}
+        imp = self._imp_trick(setup, hand, played)
+        penalty = sum(setup.coins(c) for c in imp)
+        own = {p: sum(setup.coins(c) for c in piles[p]) for p in players}
         owners = [b.owner for b in bottles if b.owner is not None]
         for p in players:
             if p in owners:
                 own[p] = -penalty * owners.count(p)
-        if self.variant not in ("teams", "teams-2-2-1-1"):
+        if setup.variant not in ("teams", "teams-2-2-1-1"):
             return own
         seat = {p: (players.index(p) - players.index(dealer)) % n for p in players}
         by_seat = {s: p for p, s in seat.items()}
         out: dict[str, int] = {}
         for p in players:
-            team = [by_seat[s] for s in team_of(seat[p], n, self.variant)]
+            team = [by_seat[s] for s in team_of(seat[p], n, setup.variant)]
             if len(team) == 1:
                 out[p] = 2 * own[p]
             elif any(m in owners for m in team):
@@ -559,189 +472,50 @@ class _HandScorer:
                 out[p] = sum(own[m] for m in team)
         return out
 
-    def _imp_trick(self, hand: Hand, played: set[float]) -> list[float] | None:
+    @staticmethod
+    def _imp_trick(setup: Setup, hand: Hand, played: set[int]) -> list[int]:
+        """The imp's trick: the discards, else an `imp` line, else every card no trick holds."""
         discards = [c for d in hand.discards for c in d.cards]
         if discards and not any(c.unknown for c in discards):
-            nums = [_number(c.text) for c in discards]
-            return [c for c in nums if c is not None]
+            return cards_of(discards, setup.resolve)
         for imp in hand.imps:
             if not any(c.unknown for c in imp.cards):
-                return [c for c in (_number(x.text) for x in imp.cards) if c is not None]
-        return [c for c in self.deck if c not in played]
+                return cards_of(imp.cards, setup.resolve)
+        return [c for c in setup.cards if c not in played]
+
+    # ----------------------------------------------------------------------- replay
+
+    def _steps(self, setup: Setup, game: Game, hand: Hand, walk: Walk, scores: dict[str, int] | None) -> list[Step]:
+        log = StepLog(setup.players, spell, walk, None if setup.two_pack else setup.colour)
+        start = [Bottle() for _ in range(setup.bottles)]
+        log.detail = _bottle_state(start, [[START_PRICE] for _ in start])
+        for line in hand.lines:
+            if isinstance(line, Deal):
+                log.deal(line, setup.resolve)
+            elif isinstance(line, Discard):
+                log.discard(line, setup.resolve)
+            elif isinstance(line, Pass):
+                log.pass_card(line, setup.resolve)
+            elif isinstance(line, Open):
+                log.line("open", line.player.name, (), line, text=str(line.pack))
+            elif isinstance(line, ImpTrick):
+                log.line("imp", None, line.cards, line)
+        tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+        for played in tricks:
+            for i in range(len(played.cards)):
+                log.play(played, i)
+            if played.winner is not None:
+                log.detail, piles = played.after
+                log.trick_end(played, piles)
+        log.end(hand, scores)
+        return log.steps
 
 
-_SCORED_VARIANTS = {"classic", "teams", "teams-2-2-1-1", "second-bottle", "lopaka", "bright-house", "eye-of-the-demon"}
-TWO_PACK = {"bright-house", "eye-of-the-demon"}
-PACK_SIZES = {"bright-house": {1: 9, 2: 9}, "eye-of-the-demon": {1: 6, 2: 12}}
-LOPAKA = "Lopaka"
+def _bottle_state(bottles: list[Bottle], history: list[list[int]]) -> BottleState:
+    return BottleState(
+        tuple((spell(b.price), b.owner) for b in bottles),
+        tuple(tuple(spell(c) for c in h) for h in history),
+    )
 
 
-def _dealers(game: Game, variant: str) -> list[str | None]:
-    """Each hand's dealer; with Lopaka the two players alternate, hand 1's the player listed last."""
-    if variant != "lopaka":
-        return hand_dealers(game, game.players)
-    humans = [p for p in game.players if p != LOPAKA]
-    out: list[str | None] = []
-    previous: str | None = None
-    for hand in game.hands:
-        if hand.dealer is not None:
-            dealer: str | None = hand.dealer.name
-        elif previous is None:
-            dealer = humans[-1] if humans else None
-        else:
-            dealer = next((p for p in humans if p != previous), previous)
-        out.append(dealer)
-        previous = dealer
-    return out
-
-
-def _default_variant(game: Game) -> str:
-    return game.tag("Variant") or ("bright-house" if len(game.players) == 2 else "classic")
-
-
-class BottleImpScoring(BottleImp):
-    """Scores the one-pack variants from their tricks; the rule checks land with the full engine."""
-
-    def judge(self, game: Game) -> GameResult:
-        variant = _default_variant(game)
-        if variant not in _SCORED_VARIANTS or len(game.players) not in _TRICKS:
-            return super().judge(game)
-        scorer = _HandScorer(game, variant, deck(game))
-        by_hand: dict[int, list[Finding]] = {}
-        for f in token_findings(game, self, play_names=False):
-            by_hand.setdefault(f.hand or 0, []).append(f)
-        totals = dict.fromkeys(game.players, 0)
-        hands: list[HandResult] = []
-        if variant == "lopaka" and (LOPAKA not in game.players or len(game.players) != 3):
-            return super().judge(game)
-        for hand, dealer in zip(game.hands, _dealers(game, variant)):
-            findings = by_hand.get(hand.number, [])
-            scores = scorer.score(hand, dealer) if dealer in game.players and not findings else None
-            if dealer in game.players:
-                findings = (
-                    findings
-                    + scorer.revokes(game, hand, dealer)
-                    + scorer.record_checks(game, hand, dealer)
-                    + scorer.automaton(game, hand, dealer)
-                )
-            complete = len(hand.tricks) == _TRICKS[len(game.players)]
-            if scores is not None:
-                for p, v in scores.items():
-                    totals[p] += v
-                findings = findings + _mismatches(game, hand, scores, totals)
-            elif not complete:
-                findings = findings + [
-                    Finding(
-                        "incomplete",
-                        f"hand {hand.number} stops after {len(hand.tricks)} of {_TRICKS[len(game.players)]} tricks; "
-                        "it is not scored",
-                        hand.line,
-                        hand.column,
-                        game.path,
-                        game.index,
-                        hand.number,
-                    )
-                ]
-            hands.append(HandResult(hand.number, dealer, complete, scores, tuple(findings)))
-        target = game.tag("Target")
-        limit = game.tag("Hands")
-        over = bool(limit and limit.isdigit() and len(hands) >= int(limit)) or bool(
-            target and target.lstrip("-").isdigit() and any(v >= int(target) for v in totals.values())
-        )
-        best = max(totals.values()) if totals else 0
-        winners = tuple(p for p in game.players if totals[p] == best) if over else ()
-        return GameResult(game.index, game.players, tuple(hands), totals, winners, over)
-
-
-def _mismatches(game: Game, hand: Hand, scores: dict[str, int], totals: dict[str, int]) -> list[Finding]:
-    out: list[Finding] = []
-    for line in hand.scores + hand.totals:
-        want = scores if line.kind == "score" else totals
-        for e in line.entries:
-            if e.player.name in want and want[e.player.name] != e.value:
-                out.append(
-                    Finding(
-                        "score-mismatch",
-                        f"{line.kind} of {e.player.name} is written {e.value}, the rules give {want[e.player.name]}",
-                        e.line,
-                        e.column,
-                        game.path,
-                        game.index,
-                        hand.number,
-                        None,
-                        e.player.name,
-                    )
-                )
-    return out
-
-
-RULESET = BottleImpScoring()
-
-
-def replay_hand(game: Game, hand: Hand) -> Iterator[Step]:
-    """Step one hand of `game` through its events (see `imptools.replay`)."""
-    from imptools.replay import Event, State, Step
-
-    variant = _default_variant(game)
-    if variant not in _SCORED_VARIANTS or len(game.players) not in _TRICKS:
-        return
-    dealers = dict(zip((h.number for h in game.hands), _dealers(game, variant)))
-    dealer = dealers.get(hand.number)
-    if dealer not in game.players:
-        return
-    scorer = _HandScorer(game, variant, deck(game))
-    future: dict[str, list[float]] = {p: [] for p in game.players}
-    seated, _, _, _ = scorer.walk(hand, dealer)
-    for _, who, cards in seated:
-        for p, c in zip(who, cards):
-            future[p].append(c)
-    held: dict[str, set[float]] = {}
-    bottles = [Bottle(), Bottle()] if variant == "second-bottle" else [Bottle()]
-    piles: dict[str, list[float]] = {p: [] for p in game.players}
-    current: list[tuple[str, float]] = []
-    voids: dict[str, set[str]] = {p: set() for p in game.players}
-
-    def state(scores: dict[str, int] | None = None) -> State:
-        holdings = {p: frozenset(_spell(c) for c in (held[p] if p in held else set(future[p]))) for p in game.players}
-        return State(
-            holdings,
-            tuple((_spell(b.price), b.owner) for b in bottles),
-            tuple((p, _spell(c)) for p, c in current),
-            {p: tuple(_spell(c) for c in pile) for p, pile in piles.items()},
-            {p: frozenset(v) for p, v in voids.items()},
-            scores,
-        )
-
-    def nums(cards: tuple[CardText, ...]) -> list[float]:
-        return [c for c in (_number(x.text) for x in cards) if c is not None]
-
-    for line in hand.lines:
-        if isinstance(line, Deal):
-            held.setdefault(line.player.name, set()).update(nums(line.cards))
-            yield Step(Event("deal", line.player.name, tuple(c.text for c in line.cards), None, line.line), state())
-        elif isinstance(line, Discard):
-            held.get(line.player.name, set()).difference_update(nums(line.cards))
-            yield Step(Event("discard", line.player.name, tuple(c.text for c in line.cards), None, line.line), state())
-        elif isinstance(line, Pass):
-            for c in nums((line.card,)):
-                held.get(line.giver.name, set()).discard(c)
-                if line.receiver.name in held:
-                    held[line.receiver.name].add(c)
-            yield Step(Event("pass", line.giver.name, (line.card.text,), None, line.line), state())
-        elif isinstance(line, Open):
-            yield Step(Event("open", line.player.name, (str(line.pack),), None, line.line), state())
-    for trick, who, cards in seated:
-        current = []
-        for play, p, c in zip(trick.plays, who, cards):
-            current.append((p, c))
-            led = scorer.deck[cards[0]][0]
-            if scorer.deck[c][0] != led and variant not in TWO_PACK:
-                voids[p].add(led)
-            if future[p]:
-                future[p].remove(c)
-            held.get(p, set()).discard(c)
-            yield Step(Event("play", p, (_spell(c),), trick.number, play.card.line, play.card.column), state())
-        winner = who[settle_trick(cards, who, bottles, piles)]
-        current = []
-        yield Step(Event("trick", winner, (), trick.number, trick.line, trick.column), state())
-    yield Step(Event("end", None, (), None, None), state(scorer.score(hand, dealer)))
+RULESET = BottleImp()
