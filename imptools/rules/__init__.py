@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import importlib
 
-from imptools.rules.base import CardCheck, GameResult, HandResult, Ruleset
+from imptools.rules.base import CardCheck, CardFace, GameResult, HandResult, Ruleset
 
-__all__ = ["GAMES", "CardCheck", "GameResult", "HandResult", "Ruleset", "get_ruleset"]
+__all__ = ["GAMES", "CardCheck", "CardFace", "GameResult", "HandResult", "Ruleset", "get_ruleset"]
 
 GAMES: dict[str, str] = {
     "bottle-imp": "imptools.rules.bottle_imp",

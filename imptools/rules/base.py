@@ -31,6 +31,19 @@ class CardCheck:
 
 
 @dataclass(frozen=True, slots=True)
+class CardFace:
+    """How a card is shown: its canonical text, the name of its suit or colour, and a display colour.
+
+    `style` is a colour name a terminal and a web page both understand (`"red"`,
+    `"blue"`, `"goldenrod"` ...), None where the card has no colour of its own.
+    """
+
+    text: str
+    suit: str | None = None
+    style: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """One hand as judged: `scores` is None when the hand cannot be scored."""
 
@@ -80,6 +93,10 @@ class Ruleset(Protocol):
 
     def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
         """The steps of one hand: a state after every event (nothing for a hand that cannot be replayed)."""
+        ...
+
+    def card_face(self, text: str, game: Game) -> CardFace:
+        """How to show a card token of `game` (its suit or colour), for the presenters."""
         ...
 
 
@@ -230,6 +247,10 @@ class TokenRuleset:
 
     def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
         return iter(())
+
+    def card_face(self, text: str, game: Game) -> CardFace:
+        """The canonical text, and no suit: a ruleset that knows its suits says more."""
+        return CardFace(self.check_card(text, game).canonical or text)
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from imptools.record import Deal, Discard, Game, Hand, ImpTrick, NameRef, Open, Pass
-from imptools.rules.base import CardCheck, HandOutcome, TrickRuleset
+from imptools.rules.base import CardCheck, CardFace, HandOutcome, TrickRuleset
 from imptools.rules.steps import Step
 from imptools.rules.tricks import (
     Holdings,
@@ -37,6 +37,7 @@ from imptools.rules.tricks import (
 )
 
 COLOURS = {"y": "yellow", "r": "red", "b": "blue", "g": "green"}
+_STYLES = {"y": "gold3", "r": "red", "b": "dodger_blue2", "g": "green3"}
 
 _BAMBUS = """
 1 y 1   2 y 1   3 y 2   4 b 1   5 y 2   6 b 1   7 y 3   8 b 2   9 y 3
@@ -281,6 +282,16 @@ class BottleImp(TrickRuleset):
                 f"not {COLOURS.get(letter, letter)}",
             )
         return CardCheck(spelled + letter)
+
+    def card_face(self, text: str, game: Game) -> CardFace:
+        """The card with its colour (`24` is blue in the bambus deck)."""
+        number = card_number(text)
+        cards = deck(game)
+        if number not in cards:
+            return CardFace(text)
+        assert number is not None
+        colour = cards[number][0]
+        return CardFace(spell(number), COLOURS[colour], _STYLES[colour])
 
     def table(self, game: Game) -> Setup | None:
         variant = _default_variant(game)
