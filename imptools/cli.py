@@ -36,6 +36,7 @@ app = typer.Typer(
         "  imp validate samples/*.imp\n\n"
         "  imp score --json club-night.imp\n\n"
         "  imp fmt --check records/\n\n"
+        "  imp simulate --game bottle-imp --players 4 --hands 100 --seed 7 -o practice.imp\n\n"
         "  cat game.imp | imp validate -"
     ),
     no_args_is_help=True,
@@ -352,6 +353,70 @@ def import_(
         _error(f"{file}: not an imp export: {exc}")
         raise typer.Exit(EXIT_FOUND) from None
     text = format_games(games)
+    if output:
+        write_atomically(output, text)
+    else:
+        sys.stdout.write(text)
+
+
+# --------------------------------------------------------------------------- simulate
+
+_NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
+
+
+@app.command()
+def simulate(
+    game: Annotated[str, typer.Option("--game", "-g", help="The game: bottle-imp, botifarra or ninety-nine.")],
+    players: Annotated[
+        str, typer.Option("--players", "-p", help='How many players (names are made up), or their names: "A B C".')
+    ] = "4",
+    variant: Annotated[
+        str | None, typer.Option("--variant", "-v", help="The variant (the game's default if not given).")
+    ] = None,
+    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to deal and play.")] = 1,
+    seed: Annotated[int, typer.Option("--seed", help="The random seed: the same seed gives the same record.")] = 0,
+    bot: Annotated[
+        str, typer.Option("--bot", help="How the players choose among their legal cards: random or greedy.")
+    ] = "random",
+    play_only: Annotated[
+        bool, typer.Option("--play-only", help="Write the tricks only, without deals and exchanges.")
+    ] = False,
+    no_scores: Annotated[bool, typer.Option("--no-scores", help="Leave out the `score` lines.")] = False,
+    output: Annotated[
+        str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")
+    ] = None,
+) -> None:
+    """Deal random hands and play them out by the rules: practice deals, test and benchmark records.
+
+    Every card is chosen among the cards the rules allow (Lopaka plays his
+    automaton), and the `score` lines are what `imp score` computes, so the
+    record validates clean.
+
+    Examples:
+
+      imp simulate --game bottle-imp --players 4 --hands 8 --seed 7
+
+      imp simulate -g bottle-imp -v lopaka -p "Keawe Kokua Lopaka" --bot greedy -o practice.imp
+    """
+    from imptools.simulate import Options, SimulationError
+    from imptools.simulate import simulate as run
+
+    if players.isdigit():
+        count = int(players)
+        names: tuple[str, ...] = (
+            ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else _NAMES[:count] if count <= len(_NAMES) else ()
+        )
+        if not names:
+            _error(f"--players {players}: give the players' names for more than {len(_NAMES)} players")
+            raise typer.Exit(EXIT_UNREADABLE)
+    else:
+        names = tuple(players.split())
+    opts = Options(game, names, variant, hands, seed, bot, deals=not play_only, scores=not no_scores)
+    try:
+        text = "".join(run(opts))
+    except SimulationError as exc:
+        _error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
     if output:
         write_atomically(output, text)
     else:

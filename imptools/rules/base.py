@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from random import Random
 from typing import Protocol
 
 from imptools.findings import Finding
@@ -77,6 +78,65 @@ class GameResult:
         return out
 
 
+class Position(Protocol):
+    """A hand being played with every card visible: what a bot, a simulation or a search moves in.
+
+    `play` and `undo` change it in place and cost little, so a search can walk
+    forward and back from any point; the legal cards come from the same rules
+    functions the checker uses.
+    """
+
+    per_trick: int
+
+    def to_move(self) -> str:
+        """The player whose turn it is."""
+        ...
+
+    def legal(self) -> list[int]:
+        """The cards that player may play."""
+        ...
+
+    def forced(self) -> int | None:
+        """The card the rules themselves choose for that player (an automaton), or None."""
+        ...
+
+    def play(self, card: int) -> None:
+        """Play `card` for the player to move (settling the trick when it is full)."""
+        ...
+
+    def undo(self) -> None:
+        """Take the last play back."""
+        ...
+
+    def done(self) -> bool:
+        """Whether every card has been played."""
+        ...
+
+    def spell(self, card: int) -> str:
+        """The card as the notation writes it."""
+        ...
+
+
+@dataclass(slots=True)
+class DealtHand:
+    """A simulated deal: the record lines written before trick 1, and the position play starts from."""
+
+    lines: list[str]
+    position: Position
+
+
+class HandSimulator(Protocol):
+    """Deals random hands of one game and knows a better-than-random way to play them."""
+
+    def deal(self, dealer: str, rng: Random) -> DealtHand:
+        """Shuffle, deal and exchange as the rules say; the lines to write and the position to play."""
+        ...
+
+    def better_bot(self, position: Position, rng: Random) -> int:
+        """A card for the player to move, chosen by a simple strategy of this game."""
+        ...
+
+
 class Ruleset(Protocol):
     """A game's rules: card tokens, judging and scoring, replay."""
 
@@ -97,6 +157,10 @@ class Ruleset(Protocol):
 
     def card_face(self, text: str, game: Game) -> CardFace:
         """How to show a card token of `game` (its suit or colour), for the presenters."""
+        ...
+
+    def simulator(self, game: Game) -> HandSimulator | None:
+        """A dealer of random hands for the game `game`'s tags describe, or None where there is none."""
         ...
 
 
@@ -251,6 +315,9 @@ class TokenRuleset:
     def card_face(self, text: str, game: Game) -> CardFace:
         """The canonical text, and no suit: a ruleset that knows its suits says more."""
         return CardFace(self.check_card(text, game).canonical or text)
+
+    def simulator(self, game: Game) -> HandSimulator | None:
+        return None
 
 
 @dataclass(slots=True)

@@ -12,9 +12,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from random import Random
 
 from imptools.record import Deal, Discard, Game, Hand, ImpTrick, NameRef, Open, Pass
-from imptools.rules.base import CardCheck, CardFace, HandOutcome, TrickRuleset
+from imptools.rules.base import CardCheck, CardFace, DealtHand, HandOutcome, Position, TrickRuleset
 from imptools.rules.steps import Step
 from imptools.rules.tricks import (
     Holdings,
@@ -27,6 +28,7 @@ from imptools.rules.tricks import (
     deal_size_findings,
     duplicate_findings,
     exchange_not_held_findings,
+    follow,
     hand_dealers,
     name_findings,
     play_not_held_findings,
@@ -182,6 +184,26 @@ def team_of(seat: int, players: int, variant: str) -> tuple[int, ...]:
     return next(g for g in groups if seat in g)
 
 
+def automaton_choice(
+    held: set[int], lying: list[int], bottles: list[Bottle], colour: Callable[[int], str]
+) -> int | None:
+    """The card Lopaka's automaton plays: leading, his highest; else, among his legal cards, the highest that
+    would win the trick as it lies now, or if none would, his lowest.
+
+    >>> automaton_choice({10, 30, 50}, [], [Bottle()], lambda c: "y")
+    50
+    >>> automaton_choice({10, 30, 50}, [20], [Bottle()], lambda c: "y")
+    30
+    """
+    legal = follow(held, colour(lying[0]) if lying else None, colour)
+    if not legal:
+        return None
+    if not lying:
+        return max(legal)
+    winning = [c for c in legal if judge_trick([*lying, c], bottles)[0] == len(lying)]
+    return max(winning) if winning else min(legal)
+
+
 @dataclass(frozen=True, slots=True)
 class BottleState:
     """The Bottle Imp's part of a replay state: each bottle's price and owner, and the prices it has had."""
@@ -292,6 +314,11 @@ class BottleImp(TrickRuleset):
         assert number is not None
         colour = cards[number][0]
         return CardFace(spell(number), COLOURS[colour], _STYLES[colour])
+
+    def simulator(self, game: Game) -> BottleSimulator | None:
+        """Random deals for the one-pack variants (the two-pack ones are not simulated yet)."""
+        setup = self.table(game)
+        return None if setup is None or setup.two_pack else BottleSimulator(setup)
 
     def table(self, game: Game) -> Setup | None:
         variant = _default_variant(game)
@@ -429,19 +456,7 @@ class BottleImp(TrickRuleset):
             who, cards = played.who, played.cards
             if LOPAKA in who:
                 i = who.index(LOPAKA)
-                lying = cards[:i]
-                legal = sorted(held)
-                if lying:
-                    led = setup.colour(lying[0])
-                    legal = [c for c in legal if setup.colour(c) == led] or legal
-                want: int | None
-                if not legal:
-                    want = None
-                elif not lying:
-                    want = max(legal)
-                else:
-                    winning = [c for c in legal if judge_trick([*lying, c], bottles)[0] == len(lying)]
-                    want = max(winning) if winning else min(legal)
+                want = automaton_choice(held, cards[:i], bottles, setup.colour)
                 if want is not None and cards[i] != want:
                     card = played.trick.plays[i].card
                     number = played.trick.number
@@ -530,3 +545,111 @@ def _bottle_state(bottles: list[Bottle], history: list[list[int]]) -> BottleStat
 
 
 RULESET = BottleImp()
+
+
+# --------------------------------------------------------------------------- playing: positions and simulated deals
+
+
+class BottlePosition:
+    """A hand of a one-pack variant being played, every card visible (see `imptools.rules.base.Position`).
+
+    The legal cards, the trick's judging and Lopaka's automaton are the same
+    functions the checker uses; `undo` restores the bottles and the leader.
+    """
+
+    def __init__(self, setup: Setup, dealer: str, hands: dict[str, set[int]]) -> None:
+        self.setup = setup
+        self.order = setup.order(dealer)
+        self.per_trick = setup.per_trick
+        self.hands = hands
+        self.bottles = [Bottle() for _ in range(setup.bottles)]
+        self.leader = 0
+        self.trick: list[int] = []
+        self._undo: list[tuple[str, int, int, list[int], list[tuple[int, str | None]]]] = []
+
+    def to_move(self) -> str:
+        return self.order[(self.leader + len(self.trick)) % len(self.order)]
+
+    def legal(self) -> list[int]:
+        led = self.setup.colour(self.trick[0]) if self.trick else None
+        return follow(self.hands[self.to_move()], led, self.setup.colour)
+
+    def forced(self) -> int | None:
+        if self.setup.lopaka and self.to_move() == LOPAKA:
+            return automaton_choice(self.hands[LOPAKA], self.trick, self.bottles, self.setup.colour)
+        return None
+
+    def play(self, card: int) -> None:
+        player = self.to_move()
+        self._undo.append((player, card, self.leader, list(self.trick), [(b.price, b.owner) for b in self.bottles]))
+        self.hands[player].remove(card)
+        self.trick.append(card)
+        if len(self.trick) == self.per_trick:
+            n = len(self.order)
+            who = [self.order[(self.leader + i) % n] for i in range(n)]
+            win, taken = judge_trick(self.trick, self.bottles)
+            if taken is not None:
+                self.bottles[taken].price, self.bottles[taken].owner = self.trick[win], who[win]
+            self.leader = (self.leader + win) % n
+            self.trick = []
+
+    def undo(self) -> None:
+        player, card, self.leader, self.trick, bottles = self._undo.pop()
+        self.hands[player].add(card)
+        for b, (price, owner) in zip(self.bottles, bottles):
+            b.price, b.owner = price, owner
+
+    def done(self) -> bool:
+        return not self.trick and not any(self.hands.values())
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+
+class BottleSimulator:
+    """Deals random hands of a one-pack variant: the deal, discards and passes as the variant says."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+
+    def deal(self, dealer: str, rng: Random) -> DealtHand:
+        setup = self.setup
+        cards = sorted(setup.cards)
+        rng.shuffle(cards)
+        hands: dict[str, set[int]] = {}
+        lines: list[str] = []
+        for p in setup.order(dealer):
+            size = setup.dealt(NameRef(p, 0, 0), dealer) or 0
+            hands[p], cards = set(cards[:size]), cards[size:]
+        for p in setup.players:
+            lines.append(f"deal {p} " + " ".join(spell(c) for c in sorted(hands[p])))
+        players, n = setup.players, len(setup.players)
+        if setup.lopaka:
+            a, b = (p for p in players if p != LOPAKA)
+            give_a, give_b = rng.choice(sorted(hands[a])), rng.choice(sorted(hands[b]))
+            moves = [(a, b, give_a), (b, a, give_b)]
+        else:
+            for p in players:
+                if not (n == 5 and p == dealer):
+                    gone = rng.choice(sorted(hands[p]))
+                    hands[p].discard(gone)
+                    lines.append(f"discard {p} {spell(gone)}")
+            moves = []
+            for p in players:
+                i = players.index(p)
+                two = rng.sample(sorted(hands[p]), 2)
+                moves += [(p, players[(i + 1) % n], two[0]), (p, players[(i - 1) % n], two[1])]
+        for giver, _, card in moves:
+            hands[giver].discard(card)
+        for giver, receiver, card in moves:
+            hands[receiver].add(card)
+            lines.append(f"pass {giver} > {receiver} {spell(card)}")
+        return DealtHand(lines, BottlePosition(setup, dealer, hands))
+
+    def better_bot(self, position: Position, rng: Random) -> int:
+        """Keep away from the bottle: the highest card that cannot take it, else the lowest card."""
+        assert isinstance(position, BottlePosition)
+        legal = position.legal()
+        price = max(b.price for b in position.bottles)
+        safe = [c for c in legal if c > price]
+        return max(safe) if safe else min(legal)

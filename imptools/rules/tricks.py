@@ -153,6 +153,18 @@ def hand_dealers(game: Game, players: tuple[str, ...]) -> list[str | None]:
     return dealers
 
 
+def follow(held: Iterable[int], led: str | None, suit_of: Callable[[int], str]) -> list[int]:
+    """The cards a player may play when the only rule is to follow the suit led: those of that suit, if any.
+
+    >>> follow([3, 14, 15], "b", lambda c: "b" if c > 10 else "y")
+    [14, 15]
+    """
+    cards = sorted(held)
+    if led is None:
+        return cards
+    return [c for c in cards if suit_of(c) == led] or cards
+
+
 # --------------------------------------------------------------------------- what the record proves was held
 
 

@@ -1,0 +1,106 @@
+"""Simulated games: random deals played by bots through the rules engine, written as records.
+
+The ruleset deals (`Ruleset.simulator`) and says which cards are legal
+(`Position.legal`); the bots only choose among them, and the `score` lines are
+what the checker itself computes for the hand. The same seed gives the same
+bytes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from random import Random
+
+from imptools.reader import read_games
+from imptools.rules import get_ruleset
+from imptools.rules.base import HandSimulator, Position
+
+BOTS = ("random", "greedy")
+
+
+class SimulationError(ValueError):
+    """The options do not describe a game imptools can simulate; the message says why."""
+
+
+@dataclass(frozen=True, slots=True)
+class Options:
+    """What to simulate and how to write it."""
+
+    game: str
+    players: tuple[str, ...]
+    variant: str | None = None
+    hands: int = 1
+    seed: int = 0
+    bot: str = "random"
+    deals: bool = True
+    scores: bool = True
+    tags: tuple[tuple[str, str], ...] = ()
+
+
+def _header(opts: Options) -> str:
+    lines = [f'[Game "{opts.game}"]']
+    if opts.variant:
+        lines.append(f'[Variant "{opts.variant}"]')
+    lines.append(f'[Players "{" ".join(opts.players)}"]')
+    lines += [f'[{name} "{value}"]' for name, value in opts.tags]
+    return "\n".join(lines) + "\n"
+
+
+def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tuple[str, int]]]:
+    """Play a position to its end; the tricks as (player, card) plays."""
+    tricks: list[list[tuple[str, int]]] = []
+    current: list[tuple[str, int]] = []
+    while not position.done():
+        player = position.to_move()
+        forced = position.forced()
+        card = forced if forced is not None else choose(position)
+        position.play(card)
+        current.append((player, card))
+        if len(current) == position.per_trick:
+            tricks.append(current)
+            current = []
+    return tricks
+
+
+def simulate(opts: Options) -> Iterator[str]:
+    """The record of one simulated game, a hand at a time (the header first)."""
+    header = _header(opts)
+    (game,) = read_games(header + "".join(f"hand {i}\n" for i in range(1, opts.hands + 1)))
+    ruleset = get_ruleset(game.game_name)
+    if ruleset is None:
+        raise SimulationError(f"`{opts.game}` is not a game imptools knows")
+    if opts.variant is not None and opts.variant not in ruleset.variants:
+        raise SimulationError(f"`{opts.variant}` is not a variant of {opts.game} ({', '.join(ruleset.variants)})")
+    sim: HandSimulator | None = ruleset.simulator(game)
+    if sim is None:
+        raise SimulationError(f"{opts.game} with {len(opts.players)} players and these tags cannot be simulated")
+    if opts.bot not in BOTS:
+        raise SimulationError(f"`{opts.bot}` is not a bot ({', '.join(BOTS)})")
+    rng = Random(opts.seed)
+    dealers = [h.dealer for h in ruleset.judge(game).hands]
+    yield header
+    for number, dealer in enumerate(dealers, 1):
+        assert dealer is not None
+        dealt = sim.deal(dealer, rng)
+        if opts.bot == "greedy":
+            tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
+        else:
+            tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
+        body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else [])]
+        spell = dealt.position.spell
+        for t, plays in enumerate(tricks, 1):
+            first, *rest = plays
+            body.append(f"{t}. {first[0]}:{spell(first[1])} " + " ".join(spell(c) for _, c in rest))
+        if opts.scores:
+            body.append(_score_line(header, body, number))
+        yield "\n" + "\n".join(body) + "\n"
+
+
+def _score_line(header: str, body: list[str], number: int) -> str:
+    """The hand's `score` line, as the checker computes it."""
+    (game,) = read_games(header + "\n".join([body[0].replace(f"hand {number}", "hand 1", 1), *body[1:]]) + "\n")
+    ruleset = get_ruleset(game.game_name)
+    assert ruleset is not None
+    scores = ruleset.judge(game).hands[0].scores or {}
+    return "score " + " ".join(f"{p} {v}" for p, v in scores.items())

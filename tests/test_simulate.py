@@ -1,0 +1,106 @@
+"""`imp simulate`: random deals played by the rules, written as records that validate clean."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from random import Random
+
+import pytest
+
+from imptools.check import judge_game
+from imptools.reader import read_games
+from imptools.rules import get_ruleset
+from imptools.simulate import Options, SimulationError, simulate
+
+ONE_PACK = [
+    ("classic", "Ana Bo Cy"),
+    ("classic", "Ana Bo Cy Di"),
+    ("classic", "Ana Bo Cy Di Ed"),
+    ("classic", "Ana Bo Cy Di Ed Flo"),
+    ("teams", "Ana Bo Cy Di"),
+    ("teams", "Ana Bo Cy Di Ed"),
+    ("teams-2-2-1-1", "Ana Bo Cy Di Ed Flo"),
+    ("second-bottle", "Ana Bo Cy Di Ed"),
+    ("lopaka", "Keawe Kokua Lopaka"),
+]
+
+
+def record(variant: str, players: str, seed: int, **kw: object) -> str:
+    return "".join(simulate(Options("bottle-imp", tuple(players.split()), variant, seed=seed, **kw)))  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("variant", "players"), ONE_PACK)
+@pytest.mark.parametrize("bot", ["random", "greedy"])
+def test_simulated_games_validate_clean_over_many_seeds(variant: str, players: str, bot: str) -> None:
+    for seed in range(6):
+        text = record(variant, players, seed, hands=2, bot=bot)
+        (game,) = read_games(text)
+        result = judge_game(game)
+        assert [f.message for f in result.all_findings()] == [], text
+        assert all(h.complete and h.scores is not None for h in result.hands)
+        # the coins in the won piles and the imp's trick account for every card, so scores are not all zero
+        assert any(v != 0 for h in result.hands for v in (h.scores or {}).values())
+
+
+@pytest.mark.parametrize(("variant", "players"), ONE_PACK[:2] + ONE_PACK[-1:])
+def test_play_only_records_validate_clean_and_score_the_same(variant: str, players: str) -> None:
+    full = judge_game(next(read_games(record(variant, players, 11, hands=2))))
+    bare = judge_game(next(read_games(record(variant, players, 11, hands=2, deals=False))))
+    assert bare.all_findings() == []
+    assert [h.scores for h in bare.hands] == [h.scores for h in full.hands]
+
+
+def test_the_same_seed_gives_the_same_bytes_and_another_seed_another_game() -> None:
+    assert record("classic", "Ana Bo Cy Di", 5, hands=3) == record("classic", "Ana Bo Cy Di", 5, hands=3)
+    assert record("classic", "Ana Bo Cy Di", 5, hands=3) != record("classic", "Ana Bo Cy Di", 6, hands=3)
+
+
+def test_without_scores_no_score_line_is_written() -> None:
+    text = record("classic", "Ana Bo Cy Di", 1, hands=2, scores=False)
+    assert "score " not in text and text.count("\n8. ") == 2
+
+
+def test_a_position_undoes_every_play_back_to_the_deal() -> None:
+    (game,) = read_games('[Game "bottle-imp"]\n[Players "Ana Bo Cy Di"]\nhand 1\n')
+    ruleset = get_ruleset("bottle-imp")
+    assert ruleset is not None
+    sim = ruleset.simulator(game)
+    assert sim is not None
+    position = sim.deal("Di", Random(3)).position
+    start = {p: set(h) for p, h in position.hands.items()}  # type: ignore[attr-defined]
+    rng = Random(4)
+    moves = 0
+    while not position.done():
+        legal = position.legal()
+        assert legal and set(legal) <= position.hands[position.to_move()]  # type: ignore[attr-defined]
+        position.play(rng.choice(legal))
+        moves += 1
+    assert moves == 32
+    bottle = position.bottles[0]  # type: ignore[attr-defined]
+    assert bottle.owner is not None and bottle.price < 38
+    for _ in range(moves):
+        position.undo()
+    assert position.hands == start  # type: ignore[attr-defined]
+    assert position.bottles[0].owner is None and position.bottles[0].price == 38  # type: ignore[attr-defined]
+    assert position.to_move() == "Ana"
+
+
+def test_bad_options_are_refused_with_a_reason() -> None:
+    with pytest.raises(SimulationError, match="not a variant"):
+        record("clasic", "Ana Bo Cy Di", 1)
+    with pytest.raises(SimulationError, match="not a game"):
+        "".join(simulate(Options("bottle-imps", ("A", "B", "C"))))
+
+
+def test_the_command_writes_a_record_that_validates(tmp_path: object) -> None:
+    from pathlib import Path
+
+    out = Path(str(tmp_path)) / "practice.imp"
+    cmd = [sys.executable, "-m", "imptools", "simulate", "-g", "bottle-imp", "-p", "4", "-n", "3", "--seed", "9"]
+    done = subprocess.run([*cmd, "-o", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    check = subprocess.run([sys.executable, "-m", "imptools", "validate", str(out)], capture_output=True, text=True)
+    assert check.returncode == 0 and "0 errors" in check.stdout
+    bad = subprocess.run([*cmd, "--variant", "clasic"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "not a variant" in bad.stderr and "Traceback" not in bad.stderr
