@@ -24,13 +24,14 @@ ONE_PACK = [
     ("second-bottle", "Ana Bo Cy Di Ed"),
     ("lopaka", "Keawe Kokua Lopaka"),
 ]
+TWO_PACK = [("bright-house", "Keawe Kokua"), ("eye-of-the-demon", "Keawe Kokua")]
 
 
 def record(variant: str, players: str, seed: int, **kw: object) -> str:
     return "".join(simulate(Options("bottle-imp", tuple(players.split()), variant, seed=seed, **kw)))  # type: ignore[arg-type]
 
 
-@pytest.mark.parametrize(("variant", "players"), ONE_PACK)
+@pytest.mark.parametrize(("variant", "players"), ONE_PACK + TWO_PACK)
 @pytest.mark.parametrize("bot", ["random", "greedy"])
 def test_simulated_games_validate_clean_over_many_seeds(variant: str, players: str, bot: str) -> None:
     for seed in range(6):
@@ -49,6 +50,29 @@ def test_play_only_records_validate_clean_and_score_the_same(variant: str, playe
     bare = judge_game(next(read_games(record(variant, players, 11, hands=2, deals=False))))
     assert bare.all_findings() == []
     assert [h.scores for h in bare.hands] == [h.scores for h in full.hands]
+
+
+def test_bright_house_plays_the_open_pack_first_then_the_hidden_one_following_colour_per_pack() -> None:
+    (game,) = read_games('[Game "bottle-imp"]\n[Variant "bright-house"]\n[Players "Keawe Kokua"]\nhand 1\n')
+    ruleset = get_ruleset("bottle-imp")
+    assert ruleset is not None
+    sim = ruleset.simulator(game)
+    assert sim is not None
+    position = sim.deal("Kokua", Random(8)).position
+    packs, opened = position.packs, position.opened  # type: ignore[attr-defined]
+    colour = position.setup.colour  # type: ignore[attr-defined]
+    assert all(len(p) == 8 for player in packs.values() for p in player)
+    for slot in range(4):
+        player = position.to_move()
+        pack = packs[player][opened[player] if slot < 2 else 1 - opened[player]]
+        legal = position.legal()
+        assert set(legal) <= pack
+        if slot:
+            led = colour(position.trick[0])  # type: ignore[attr-defined]
+            same = {c for c in pack if colour(c) == led}
+            assert set(legal) == (same or pack)
+        position.play(legal[0])
+    assert not position.trick  # type: ignore[attr-defined]
 
 
 def test_the_same_seed_gives_the_same_bytes_and_another_seed_another_game() -> None:

@@ -316,9 +316,9 @@ class BottleImp(TrickRuleset):
         return CardFace(spell(number), COLOURS[colour], _STYLES[colour])
 
     def simulator(self, game: Game) -> BottleSimulator | None:
-        """Random deals for the one-pack variants (the two-pack ones are not simulated yet)."""
+        """Random deals for every variant."""
         setup = self.table(game)
-        return None if setup is None or setup.two_pack else BottleSimulator(setup)
+        return None if setup is None else BottleSimulator(setup)
 
     def table(self, game: Game) -> Setup | None:
         variant = _default_variant(game)
@@ -551,63 +551,85 @@ RULESET = BottleImp()
 
 
 class BottlePosition:
-    """A hand of a one-pack variant being played, every card visible (see `imptools.rules.base.Position`).
+    """A Bottle Imp hand being played, every card visible (see `imptools.rules.base.Position`).
 
+    Each player's cards are kept by pack (one pack in the one-pack variants).
     The legal cards, the trick's judging and Lopaka's automaton are the same
-    functions the checker uses; `undo` restores the bottles and the leader.
+    functions the checker uses; `undo` restores the bottles, the piles and the leader.
     """
 
-    def __init__(self, setup: Setup, dealer: str, hands: dict[str, set[int]]) -> None:
+    def __init__(self, setup: Setup, dealer: str, packs: dict[str, list[set[int]]], opened: dict[str, int]) -> None:
         self.setup = setup
         self.order = setup.order(dealer)
         self.per_trick = setup.per_trick
-        self.hands = hands
+        self.packs = packs
+        self.opened = opened
         self.bottles = [Bottle() for _ in range(setup.bottles)]
+        self.piles: dict[str, list[int]] = {p: [] for p in setup.players}
         self.leader = 0
         self.trick: list[int] = []
-        self._undo: list[tuple[str, int, int, list[int], list[tuple[int, str | None]]]] = []
+        self._undo: list[tuple[str, int, int, int, list[int], list[tuple[int, str | None]], dict[str, int]]] = []
+
+    @property
+    def hands(self) -> dict[str, set[int]]:
+        """Each player's cards, all packs together."""
+        return {p: set().union(*packs) for p, packs in self.packs.items()}
 
     def to_move(self) -> str:
         return self.order[(self.leader + len(self.trick)) % len(self.order)]
 
+    def _slots(self, player: str) -> list[int]:
+        """The packs the next card may come from: Bright House plays the open pack first, then the hidden one."""
+        if self.setup.variant == "bright-house":
+            first = self.opened.get(player, 0)
+            return [first if len(self.trick) < 2 else 1 - first]
+        return list(range(len(self.packs[player])))
+
     def legal(self) -> list[int]:
+        player = self.to_move()
         led = self.setup.colour(self.trick[0]) if self.trick else None
-        return follow(self.hands[self.to_move()], led, self.setup.colour)
+        out: list[int] = []
+        for k in self._slots(player):
+            out += follow(self.packs[player][k], led, self.setup.colour)
+        return sorted(out)
 
     def forced(self) -> int | None:
         if self.setup.lopaka and self.to_move() == LOPAKA:
-            return automaton_choice(self.hands[LOPAKA], self.trick, self.bottles, self.setup.colour)
+            return automaton_choice(self.packs[LOPAKA][0], self.trick, self.bottles, self.setup.colour)
         return None
 
     def play(self, card: int) -> None:
         player = self.to_move()
-        self._undo.append((player, card, self.leader, list(self.trick), [(b.price, b.owner) for b in self.bottles]))
-        self.hands[player].remove(card)
+        k = next(k for k in self._slots(player) if card in self.packs[player][k])
+        piles = {p: len(v) for p, v in self.piles.items()}
+        bottles = [(b.price, b.owner) for b in self.bottles]
+        self._undo.append((player, card, k, self.leader, list(self.trick), bottles, piles))
+        self.packs[player][k].remove(card)
         self.trick.append(card)
         if len(self.trick) == self.per_trick:
             n = len(self.order)
-            who = [self.order[(self.leader + i) % n] for i in range(n)]
-            win, taken = judge_trick(self.trick, self.bottles)
-            if taken is not None:
-                self.bottles[taken].price, self.bottles[taken].owner = self.trick[win], who[win]
+            who = [self.order[(self.leader + i) % n] for i in range(self.per_trick)]
+            win = settle_trick(self.trick, who, self.bottles, self.piles)
             self.leader = (self.leader + win) % n
             self.trick = []
 
     def undo(self) -> None:
-        player, card, self.leader, self.trick, bottles = self._undo.pop()
-        self.hands[player].add(card)
+        player, card, k, self.leader, self.trick, bottles, piles = self._undo.pop()
+        self.packs[player][k].add(card)
         for b, (price, owner) in zip(self.bottles, bottles):
             b.price, b.owner = price, owner
+        for p, size in piles.items():
+            del self.piles[p][size:]
 
     def done(self) -> bool:
-        return not self.trick and not any(self.hands.values())
+        return not self.trick and not any(any(packs) for packs in self.packs.values())
 
     def spell(self, card: int) -> str:
         return spell(card)
 
 
 class BottleSimulator:
-    """Deals random hands of a one-pack variant: the deal, discards and passes as the variant says."""
+    """Deals random Bottle Imp hands: the deal, discards, passes and opened packs as the variant says."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -616,35 +638,68 @@ class BottleSimulator:
         setup = self.setup
         cards = sorted(setup.cards)
         rng.shuffle(cards)
-        hands: dict[str, set[int]] = {}
-        lines: list[str] = []
+        sizes = PACK_SIZES.get(setup.variant, {1: 0})
+        packs: dict[str, list[set[int]]] = {}
         for p in setup.order(dealer):
-            size = setup.dealt(NameRef(p, 0, 0), dealer) or 0
-            hands[p], cards = set(cards[:size]), cards[size:]
+            packs[p] = []
+            for number in sizes:
+                size = setup.dealt(NameRef(p, 0, 0, number if setup.two_pack else None), dealer) or 0
+                packs[p].append(set(cards[:size]))
+                cards = cards[size:]
+        lines: list[str] = []
         for p in setup.players:
-            lines.append(f"deal {p} " + " ".join(spell(c) for c in sorted(hands[p])))
+            for k, dealt in enumerate(packs[p]):
+                name = f"{p}.{k + 1}" if setup.two_pack else p
+                lines.append(f"deal {name} " + " ".join(spell(c) for c in sorted(dealt)))
+        discards, moves = self._exchange(dealer, packs, rng)
+        lines += [f"discard {p} " + " ".join(spell(c) for c in discards[p]) for p in setup.players if p in discards]
+        for giver, _, _, card in moves:
+            for held in packs[giver]:
+                held.discard(card)
+        for giver, receiver, k, card in moves:
+            packs[receiver][k].add(card)
+            into = f"{receiver}.{k + 1}" if setup.two_pack else receiver
+            lines.append(f"pass {giver} > {into} {spell(card)}")
+        opened: dict[str, int] = {}
+        if setup.variant == "bright-house":
+            for p in setup.players:
+                opened[p] = rng.randrange(2)
+                lines.append(f"open {p} {opened[p] + 1}")
+        return DealtHand(lines, BottlePosition(setup, dealer, packs, opened))
+
+    def _exchange(
+        self, dealer: str, packs: dict[str, list[set[int]]], rng: Random
+    ) -> tuple[dict[str, list[int]], list[tuple[str, str, int, int]]]:
+        """Discard (taken from `packs` at once) and choose the passes: (giver, receiver, receiving pack, card)."""
+        setup = self.setup
         players, n = setup.players, len(setup.players)
         if setup.lopaka:
             a, b = (p for p in players if p != LOPAKA)
-            give_a, give_b = rng.choice(sorted(hands[a])), rng.choice(sorted(hands[b]))
-            moves = [(a, b, give_a), (b, a, give_b)]
-        else:
-            for p in players:
+            return {}, [(a, b, 0, rng.choice(sorted(packs[a][0]))), (b, a, 0, rng.choice(sorted(packs[b][0])))]
+        moves: list[tuple[str, str, int, int]] = []
+        discards: dict[str, list[int]] = {}
+        for p in players:
+            other = players[(players.index(p) + 1) % n]
+            if setup.variant == "bright-house":
+                for k in (0, 1):
+                    gone, give = rng.sample(sorted(packs[p][k]), 2)
+                    packs[p][k].discard(gone)
+                    discards.setdefault(p, []).append(gone)
+                    moves.append((p, other, k, give))
+            elif setup.variant == "eye-of-the-demon":
+                gone1, gone2, give1, give2 = rng.sample(sorted(packs[p][1]), 4)
+                packs[p][1].difference_update((gone1, gone2))
+                discards[p] = [gone1, gone2]
+                moves += [(p, other, 0, give1), (p, other, 1, give2)]
+            else:
                 if not (n == 5 and p == dealer):
-                    gone = rng.choice(sorted(hands[p]))
-                    hands[p].discard(gone)
-                    lines.append(f"discard {p} {spell(gone)}")
-            moves = []
-            for p in players:
+                    gone = rng.choice(sorted(packs[p][0]))
+                    packs[p][0].discard(gone)
+                    discards[p] = [gone]
                 i = players.index(p)
-                two = rng.sample(sorted(hands[p]), 2)
-                moves += [(p, players[(i + 1) % n], two[0]), (p, players[(i - 1) % n], two[1])]
-        for giver, _, card in moves:
-            hands[giver].discard(card)
-        for giver, receiver, card in moves:
-            hands[receiver].add(card)
-            lines.append(f"pass {giver} > {receiver} {spell(card)}")
-        return DealtHand(lines, BottlePosition(setup, dealer, hands))
+                two = rng.sample(sorted(packs[p][0]), 2)
+                moves += [(p, players[(i + 1) % n], 0, two[0]), (p, players[(i - 1) % n], 0, two[1])]
+        return discards, moves
 
     def better_bot(self, position: Position, rng: Random) -> int:
         """Keep away from the bottle: the highest card that cannot take it, else the lowest card."""
