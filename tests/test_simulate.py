@@ -5,12 +5,14 @@ from __future__ import annotations
 import subprocess
 import sys
 from random import Random
+from typing import Any
 
 import pytest
 
 from imptools.check import judge_game
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
+from imptools.rules.base import Position
 from imptools.simulate import Options, SimulationError, simulate
 
 ONE_PACK = [
@@ -29,6 +31,15 @@ TWO_PACK = [("bright-house", "Keawe Kokua"), ("eye-of-the-demon", "Keawe Kokua")
 
 def record(variant: str, players: str, seed: int, **kw: object) -> str:
     return "".join(simulate(Options("bottle-imp", tuple(players.split()), variant, seed=seed, **kw)))  # type: ignore[arg-type]
+
+
+def dealt(tags: str, dealer: str, seed: int) -> Position:
+    """A freshly dealt Bottle Imp position for a game with these tags."""
+    (game,) = read_games(f'[Game "bottle-imp"]\n{tags}\nhand 1\n')
+    ruleset = get_ruleset("bottle-imp")
+    sim = ruleset.simulator(game) if ruleset else None
+    assert sim is not None
+    return sim.deal(dealer, Random(seed)).position
 
 
 @pytest.mark.parametrize(("variant", "players"), ONE_PACK + TWO_PACK)
@@ -53,14 +64,9 @@ def test_play_only_records_validate_clean_and_score_the_same(variant: str, playe
 
 
 def test_bright_house_plays_the_open_pack_first_then_the_hidden_one_following_colour_per_pack() -> None:
-    (game,) = read_games('[Game "bottle-imp"]\n[Variant "bright-house"]\n[Players "Keawe Kokua"]\nhand 1\n')
-    ruleset = get_ruleset("bottle-imp")
-    assert ruleset is not None
-    sim = ruleset.simulator(game)
-    assert sim is not None
-    position = sim.deal("Kokua", Random(8)).position
-    packs, opened = position.packs, position.opened  # type: ignore[attr-defined]
-    colour = position.setup.colour  # type: ignore[attr-defined]
+    position: Any = dealt('[Variant "bright-house"]\n[Players "Keawe Kokua"]', "Kokua", 8)
+    packs, opened = position.packs, position.opened
+    colour = position.setup.colour
     assert all(len(p) == 8 for player in packs.values() for p in player)
     for slot in range(4):
         player = position.to_move()
@@ -68,11 +74,11 @@ def test_bright_house_plays_the_open_pack_first_then_the_hidden_one_following_co
         legal = position.legal()
         assert set(legal) <= pack
         if slot:
-            led = colour(position.trick[0])  # type: ignore[attr-defined]
+            led = colour(position.trick[0])
             same = {c for c in pack if colour(c) == led}
             assert set(legal) == (same or pack)
         position.play(legal[0])
-    assert not position.trick  # type: ignore[attr-defined]
+    assert not position.trick
 
 
 def test_the_same_seed_gives_the_same_bytes_and_another_seed_another_game() -> None:
@@ -86,27 +92,22 @@ def test_without_scores_no_score_line_is_written() -> None:
 
 
 def test_a_position_undoes_every_play_back_to_the_deal() -> None:
-    (game,) = read_games('[Game "bottle-imp"]\n[Players "Ana Bo Cy Di"]\nhand 1\n')
-    ruleset = get_ruleset("bottle-imp")
-    assert ruleset is not None
-    sim = ruleset.simulator(game)
-    assert sim is not None
-    position = sim.deal("Di", Random(3)).position
-    start = {p: set(h) for p, h in position.hands.items()}  # type: ignore[attr-defined]
+    position: Any = dealt('[Players "Ana Bo Cy Di"]', "Di", 3)
+    start = {p: set(h) for p, h in position.hands.items()}
     rng = Random(4)
     moves = 0
     while not position.done():
         legal = position.legal()
-        assert legal and set(legal) <= position.hands[position.to_move()]  # type: ignore[attr-defined]
+        assert legal and set(legal) <= position.hands[position.to_move()]
         position.play(rng.choice(legal))
         moves += 1
     assert moves == 32
-    bottle = position.bottles[0]  # type: ignore[attr-defined]
+    bottle = position.bottles[0]
     assert bottle.owner is not None and bottle.price < 38
     for _ in range(moves):
         position.undo()
-    assert position.hands == start  # type: ignore[attr-defined]
-    assert position.bottles[0].owner is None and position.bottles[0].price == 38  # type: ignore[attr-defined]
+    assert position.hands == start
+    assert position.bottles[0].owner is None and position.bottles[0].price == 38
     assert position.to_move() == "Ana"
 
 
