@@ -7,7 +7,7 @@ import pytest
 from imptools.rules.ninety_nine import (
     DECK,
     JOKER,
-    Call,
+    Declaration,
     bid_shape,
     bid_value,
     effective,
@@ -198,7 +198,7 @@ def test_bad_bid_shapes(cards: int, number: int | None) -> None:
 P = ("Al", "Bo", "Cy")
 
 
-def totals(bids: dict[str, int | None], tricks: dict[str, int], call: Call | None = None) -> list[int]:
+def totals(bids: dict[str, int | None], tricks: dict[str, int], call: Declaration | None = None) -> list[int]:
     s = score_hand(P, bids, tricks, call)
     return [s[p].total for p in P]
 
@@ -233,31 +233,35 @@ def test_a_missing_bid_counts_as_not_made() -> None:
 
 def test_a_declarer_who_makes_it_adds_30_and_counts_among_the_exact() -> None:
     # alone: 3 tricks + 30 exact + 30 declared
-    assert totals({"Al": 3, "Bo": 0, "Cy": 0}, {"Al": 3, "Bo": 4, "Cy": 2}, Call("declare", "Al")) == [63, 4, 2]
+    assert totals({"Al": 3, "Bo": 0, "Cy": 0}, {"Al": 3, "Bo": 4, "Cy": 2}, Declaration("declare", "Al")) == [63, 4, 2]
     # with another exact bidder: both get 20, the declarer 30 more
-    assert totals({"Al": 3, "Bo": 4, "Cy": 0}, {"Al": 3, "Bo": 4, "Cy": 2}, Call("declare", "Al")) == [53, 24, 2]
+    assert totals({"Al": 3, "Bo": 4, "Cy": 0}, {"Al": 3, "Bo": 4, "Cy": 2}, Declaration("declare", "Al")) == [53, 24, 2]
 
 
 def test_a_declarer_who_fails_gives_30_to_each_opponent() -> None:
     # the sample's hand 2: bids 5 3 5, tricks 1 5 3, Al declares
-    assert totals({"Al": 5, "Bo": 5, "Cy": 3}, {"Al": 1, "Bo": 5, "Cy": 3}, Call("declare", "Al")) == [1, 55, 53]
+    assert totals({"Al": 5, "Bo": 5, "Cy": 3}, {"Al": 1, "Bo": 5, "Cy": 3}, Declaration("declare", "Al")) == [1, 55, 53]
 
 
 def test_revealing_is_worth_60() -> None:
-    assert totals({"Al": 2, "Bo": 1, "Cy": 1}, {"Al": 2, "Bo": 3, "Cy": 4}, Call("reveal", "Al")) == [92, 3, 4]
-    assert totals({"Al": 4, "Bo": 4, "Cy": 4}, {"Al": 2, "Bo": 5, "Cy": 2}, Call("reveal", "Al")) == [2, 65, 62]
+    assert totals({"Al": 2, "Bo": 1, "Cy": 1}, {"Al": 2, "Bo": 3, "Cy": 4}, Declaration("reveal", "Al")) == [92, 3, 4]
+    assert totals({"Al": 4, "Bo": 4, "Cy": 4}, {"Al": 2, "Bo": 5, "Cy": 2}, Declaration("reveal", "Al")) == [2, 65, 62]
 
 
 def test_all_three_exact_with_a_revealer() -> None:
-    assert totals({"Al": 2, "Bo": 3, "Cy": 4}, {"Al": 2, "Bo": 3, "Cy": 4}, Call("reveal", "Cy")) == [12, 13, 74]
+    assert totals({"Al": 2, "Bo": 3, "Cy": 4}, {"Al": 2, "Bo": 3, "Cy": 4}, Declaration("reveal", "Cy")) == [12, 13, 74]
 
 
 def test_a_declarer_whose_bid_is_unknown_has_not_made_it() -> None:
-    assert totals({"Al": None, "Bo": 1, "Cy": 1}, {"Al": 3, "Bo": 3, "Cy": 3}, Call("declare", "Al")) == [3, 33, 33]
+    assert totals({"Al": None, "Bo": 1, "Cy": 1}, {"Al": 3, "Bo": 3, "Cy": 3}, Declaration("declare", "Al")) == [
+        3,
+        33,
+        33,
+    ]
 
 
 def test_the_breakdown_of_a_score() -> None:
-    s = score_hand(P, {"Al": 3, "Bo": 5, "Cy": 3}, {"Al": 3, "Bo": 1, "Cy": 5}, Call("declare", "Bo"))
+    s = score_hand(P, {"Al": 3, "Bo": 5, "Cy": 3}, {"Al": 3, "Bo": 1, "Cy": 5}, Declaration("declare", "Bo"))
     assert (s["Al"].bid, s["Al"].tricks, s["Al"].made, s["Al"].exact, s["Al"].call) == (3, 3, True, 30, 30)
     assert s["Al"].describe() == "bid 3 · 3 tricks · exact +30 · call +30"
     assert s["Bo"].describe() == "bid 5 · 1 trick"
