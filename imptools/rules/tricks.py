@@ -263,23 +263,25 @@ class Holdings:
                 out[c] = "dealt to them and not played before"
         return out
 
-    def proof(self, t: int, i: int, wanted: Callable[[int], bool]) -> tuple[int, str] | None:
-        """A card satisfying `wanted` that the player of (t, i) held just before that play, with its evidence.
+    def proof(self, t: int, i: int, wanted: Callable[[int], bool]) -> tuple[tuple[int, ...], str] | None:
+        """What the player of (t, i) provably held just before that play among the cards `wanted` accepts.
 
-        A card shown by a later play is preferred over one known from the deal; among
-        those, the one played soonest.
+        Returns (cards, evidence): one card, or several of which at least one was
+        held, when the deal shows more such cards than could have been put away
+        unseen. A card shown by a later play is preferred over one known from the
+        deal; among those, the one played soonest.
         """
         held = self.before(t, i)
         later = [c for c, why in held.items() if why.startswith("played") and wanted(c)]
         if later:
-            return later[0], held[later[0]]
+            return (later[0],), held[later[0]]
         dealt = sorted(c for c, why in held.items() if wanted(c))
         hidden = self._hidden.get(self._player[(t, i)], 0)
         if len(dealt) <= hidden:
             return None
         if hidden:
-            return dealt[0], f"one of {len(dealt)} such cards dealt to them, of which at most {hidden} were put away"
-        return (dealt[0], held[dealt[0]]) if dealt else None
+            return tuple(dealt), f"dealt to them and not played before, and at most {hidden} were put away"
+        return (dealt[0],), held[dealt[0]]
 
 
 def revoke_findings(
@@ -310,10 +312,12 @@ def revoke_findings(
             if found is None:
                 continue
             card = played.trick.plays[i].card
+            cards = found[0]
+            held = spell(cards[0]) if len(cards) == 1 else "one of " + ", ".join(spell(x) for x in cards)
             report.add(
                 "revoke",
                 f"{p} did not follow {suit_name(led)} in trick {played.trick.number} (played {spell(c)}) "
-                f"although {p} held {spell(found[0])}, {found[1]}",
+                f"although {p} held {held}, {found[1]}",
                 card.line,
                 card.column,
                 played.trick.number,
