@@ -401,3 +401,20 @@ def test_replay_without_deals_shows_the_cards_still_to_play() -> None:
     assert steps[0].event.kind == "turnup"
     assert len(steps[0].state.holdings["Al"]) == 9
     assert steps[0].state.known_from == {"Al": "plays", "Bo": "plays", "Cy": "plays"}
+
+
+# --------------------------------------------------------------------------- the score sheet
+
+
+def test_the_score_sheet_shows_bids_tricks_and_bonuses_from_the_ruleset() -> None:
+    from rich.console import Console
+
+    from imptools.present.score_sheet import score_sheet
+
+    (game,) = read_games(SAMPLES / "ninety-nine-sunday.imp")
+    console = Console(width=200, record=True)
+    console.print(score_sheet(game, judge_game(game)))
+    text = console.export_text()
+    assert "bid 3 · 3 tricks · exact +30" in text
+    assert "bid 5 · 5 tricks · exact +20 · call +30" in text
+    assert "turn-up: KC, trump clubs" in text and "declared: Al (not made)" in text
