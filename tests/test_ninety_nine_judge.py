@@ -418,3 +418,39 @@ def test_the_score_sheet_shows_bids_tricks_and_bonuses_from_the_ruleset() -> Non
     assert "bid 3 · 3 tricks · exact +30" in text
     assert "bid 5 · 5 tricks · exact +20 · call +30" in text
     assert "turn-up: KC, trump clubs" in text and "declared: Al (not made)" in text
+
+
+# --------------------------------------------------------------------------- the samples
+
+
+def test_the_red_lion_sample_is_a_clean_nine_hand_game() -> None:
+    (game,) = read_games(SAMPLES / "ninety-nine-red-lion.imp")
+    result = judge_game(game)
+    assert result.all_findings() == []
+    assert len(result.hands) == 9 and result.over and result.winners == ("Maud",)
+    # hand 4: a nine turned up, Maud's joker is the nine of clubs; she makes her three and has revealed
+    assert result.hands[3].scores == {"Maud": 83, "Ivo": 21, "Tess": 5}
+
+
+def test_the_scorers_pad_sample_scores_from_tricks_and_numbers_alone() -> None:
+    (game,) = read_games(SAMPLES / "ninety-nine-scorers-pad.imp")
+    result = judge_game(game)
+    assert result.all_findings() == []
+    # the joker turned up: no trump, and all three made their bids (10 each)
+    assert result.hands[0].scores == {"Núria": 13, "Loïc": 12, "Tess": 14}
+    assert result.totals == {"Núria": 41, "Loïc": 35, "Tess": 51}
+
+
+def test_the_sample_with_mistakes_reports_each() -> None:
+    (game,) = read_games(SAMPLES / "ninety-nine-with-mistakes.imp")
+    found = [(f.code, f.hand, f.trick, f.player) for f in judge_game(game).all_findings()]
+    assert found == [
+        ("out-of-turn", 1, 2, "Al"),
+        ("score-mismatch", 1, None, "Cy"),
+        ("score-mismatch", 1, None, "Cy"),
+        ("revoke", 2, 6, "Al"),
+        ("not-held", 3, None, "Cy"),
+        ("bad-bid", 3, None, "Bo"),
+        ("incomplete", 4, None, None),
+        ("bad-call", 4, None, "Cy"),
+    ]
