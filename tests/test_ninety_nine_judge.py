@@ -454,3 +454,33 @@ def test_the_sample_with_mistakes_reports_each() -> None:
         ("incomplete", 4, None, None),
         ("bad-call", 4, None, "Cy"),
     ]
+
+
+# --------------------------------------------------------------------------- unknown cards the record determines
+
+
+def test_an_unknown_card_the_deal_determines_is_filled_in() -> None:
+    tricks = list(TRICKS)
+    tricks[8] = "9. ? 7C 9H"  # Al's last card can only be JD
+    result = judged(record(tricks=tricks))
+    assert result.all_findings() == [] and result.hands[0].scores == SCORES
+    (game,) = read_games(record(tricks=tricks))
+    plays = [s for s in replay(game, 1) if s.event.kind == "play"]
+    assert plays[-3].event.cards == ("JD",)
+
+
+def test_an_unknown_card_the_rest_of_the_record_determines_is_filled_in() -> None:
+    tricks = list(TRICKS)
+    tricks[3] = "4. 6C ? AC"  # every other card is placed: Bo's card is 10C
+    result = judged(record(deals="hand 1 dealer Cy\n", tricks=tricks))
+    assert result.all_findings() == [] and result.hands[0].scores == SCORES
+
+
+def test_an_unknown_card_the_record_leaves_open_leaves_the_hand_unscored() -> None:
+    tricks = list(TRICKS)
+    tricks[3] = "4. 6C ? AC"  # the bids are numbers: 10C or any of nine unseen cards
+    result = judged(record(deals="hand 1 dealer Cy\n", bids="bid Al 3\nbid Bo 3\nbid Cy 3\n", tricks=tricks))
+    assert result.all_findings() == [] and result.hands[0].scores is None and result.hands[0].complete
+    two = list(TRICKS)
+    two[8] = "9. ? ? 9H"  # two unknown cards in Al's and Bo's last trick, no deals: either way round
+    assert judged(record(deals="hand 1 dealer Cy\n", tricks=two)).hands[0].scores is None

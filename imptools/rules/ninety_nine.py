@@ -14,7 +14,7 @@ the joker's place. When the joker is itself the turn-up nobody holds it, so
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from imptools.record import (
@@ -29,6 +29,7 @@ from imptools.record import (
     ImpTrick,
     Open,
     Pass,
+    Trick,
     Trump,
     TurnUp,
 )
@@ -479,7 +480,7 @@ class NinetyNine(TrickRuleset):
                 played.after = dict(won)
             return win
 
-        walk = walk_tricks(hand, turn_order(players, dealer), PLAYERS, parse, settle)
+        walk = walk_tricks(hand, turn_order(players, dealer), PLAYERS, parse, settle, self._filler(hand, deck))
         self._record_checks(players, hand, walk, deck, report)
         kept = {p: cards - deck.put_away.get(p, set()) for p, cards in deck.dealt.items()}
         hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
@@ -569,6 +570,38 @@ class NinetyNine(TrickRuleset):
             if len(possible) == 1:
                 turnup = possible[0]
         return Deck(dealt, turnup, possible, bids, put_away)
+
+    @staticmethod
+    def _filler(hand: Hand, deck: Deck) -> Callable[[Trick, int, str], int | None]:
+        """The card a `?` play must be, where the record leaves one only.
+
+        From the player's deal, when the bid cards are known: the one card of it not
+        bid and not seen anywhere else in the record. Without the deal, when the
+        turn-up and every bid card are known and this is the only `?` played: the one
+        card of the deck the record places nowhere.
+        """
+        placed: dict[tuple[int, int], int] = {}
+        unknown = 0
+        for trick in hand.tricks:
+            for play in trick.plays:
+                c = _known(play.card)
+                if c is not None:
+                    placed[(play.card.line, play.card.column)] = c
+                unknown += play.card.unknown
+        played = set(placed.values())
+        bids_known = len(deck.bids) == PLAYERS and all(len(deck.put_away.get(p, ())) == BID_CARDS for p in deck.bids)
+
+        def fill(trick: Trick, i: int, player: str) -> int | None:
+            if player in deck.dealt and len(deck.put_away.get(player, ())) == BID_CARDS:
+                left = deck.dealt[player] - deck.put_away[player] - played
+            elif unknown == 1 and bids_known and deck.turnup is not None and len(deck.possible) == 1:
+                seen = played | {c for cards in deck.put_away.values() for c in cards} | {deck.turnup}
+                left = {c for c in DECK if c not in seen}
+            else:
+                return None
+            return next(iter(left)) if len(left) == 1 else None
+
+        return fill
 
     def _call(self, hand: Hand, players: tuple[str, ...], report: Reporter) -> Declaration | None:
         """The hand's declaration or revelation; any after the first is `bad-call`."""

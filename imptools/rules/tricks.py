@@ -116,6 +116,7 @@ def walk_tricks(
     per_trick: int,
     resolve: Resolve,
     settle: Callable[[Played], int | None],
+    fill: Callable[[Trick, int, str], int | None] | None = None,
 ) -> Walk:
     """Seat and judge the tricks of `hand`.
 
@@ -124,6 +125,8 @@ def walk_tricks(
     `settle` judges a full trick (and moves whatever the game moves: bottles,
     points) and returns the winning play's index, or None when the record does
     not determine it (the walk then stops there, as at an unknown card).
+    `fill(trick, i, player)` names the card a `?` play must be when the record
+    determines it (None when it does not).
     """
     n = len(order)
     leader = 0
@@ -133,6 +136,10 @@ def walk_tricks(
         cards = [None if p.card.unknown else resolve(p.card.text) for p in trick.plays]
         seats = [(leader + i) % n for i in range(len(cards))]
         who = [order[s] for s in seats]
+        if fill is not None:
+            cards = [
+                fill(trick, i, who[i]) if p.card.unknown else c for i, (p, c) in enumerate(zip(trick.plays, cards))
+            ]
         known = [c for c in cards if c is not None]
         if len(known) != len(cards) or len(cards) > per_trick:
             return Walk(out, False, stopped=(trick, who))
