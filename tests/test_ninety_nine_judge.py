@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from imptools.check import judge_game
 from imptools.findings import Finding
 from imptools.reader import read_games
@@ -484,3 +486,16 @@ def test_an_unknown_card_the_record_leaves_open_leaves_the_hand_unscored() -> No
     two = list(TRICKS)
     two[8] = "9. ? ? 9H"  # two unknown cards in Al's and Bo's last trick, no deals: either way round
     assert judged(record(deals="hand 1 dealer Cy\n", tricks=two)).hands[0].scores is None
+
+
+CASES = Path(__file__).resolve().parents[2] / "shared" / "conformance" / "ninety-nine"
+
+
+@pytest.mark.skipif(not CASES.exists(), reason="conformance cases not beside the project")
+def test_a_card_dealt_twice_proves_no_revoke() -> None:
+    # hand 2: JS is miswritten 7S on Al's line, so 7S is on two deals; Al's later failure to follow
+    # spades proves nothing, since nobody can say who held 7S
+    (game,) = read_games(CASES / "ninety-nine-record-duplicate-card-deal-403.imp")
+    found = [(f.code, f.hand, f.player) for f in judge_game(game).all_findings()]
+    assert ("duplicate-card", 2, "Al") in found
+    assert not any(code == "revoke" for code, _, _ in found)

@@ -43,6 +43,7 @@ from imptools.rules.tricks import (
     Walk,
     cards_of,
     deal_size_findings,
+    dealt_twice,
     duplicate_findings,
     name_findings,
     play_not_held_findings,
@@ -482,7 +483,8 @@ class NinetyNine(TrickRuleset):
 
         walk = walk_tricks(hand, turn_order(players, dealer), PLAYERS, parse, settle, self._filler(hand, deck))
         self._record_checks(players, hand, walk, deck, report)
-        kept = {p: cards - deck.put_away.get(p, set()) for p, cards in deck.dealt.items()}
+        contested = dealt_twice(hand, parse)
+        kept = {p: cards - deck.put_away.get(p, set()) - contested for p, cards in deck.dealt.items()}
         hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
         revoke_findings(walk, Holdings(walk, kept, hidden=hidden), deck.suit_name, spell, str, report)
         call = self._call(hand, players, report)
