@@ -203,7 +203,14 @@ def score(files: FilesArg, json: JsonOpt = False) -> None:
                     "game": game.index,
                     "players": list(result.players),
                     "hands": [
-                        {"hand": h.number, "dealer": h.dealer, "complete": h.complete, "scores": h.scores}
+                        {
+                            "hand": h.number,
+                            "dealer": h.dealer,
+                            "complete": h.complete,
+                            "scores": h.scores,
+                            **({"notes": dict(h.notes)} if h.notes else {}),
+                            **({"player_notes": dict(h.player_notes)} if h.player_notes else {}),
+                        }
                         for h in result.hands
                     ],
                     "totals": result.totals,

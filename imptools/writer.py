@@ -106,7 +106,9 @@ def _line(line: HandLine, spell: _Spelling) -> str:
     elif isinstance(line, TurnUp):
         body = f"turnup {spell(line.card)}"
     elif isinstance(line, Bid):
-        body = f"bid {line.player} " + (str(line.number) if line.number is not None else cards(line.cards))
+        body = f"bid {line.player}" + (
+            f" {line.number}" if line.number is not None else f" {cards(line.cards)}" if line.cards else ""
+        )
     elif isinstance(line, Trick):
         body = f"{line.number}.{_notes(line.annotations)} " + " ".join(_play(p, spell) for p in line.plays)
         return body + (f" ;{line.remark}" if line.remark is not None else "")

@@ -65,7 +65,11 @@ def test_validate_json_has_the_keys_of_the_spec(record: Path) -> None:
 
 def test_validate_clean_record_exits_0(tmp_path: Path) -> None:
     p = tmp_path / "ok.imp"
-    p.write_text('[Game "ninety-nine"]\n[Players "Al Bo Cy"]\nhand 1\nturnup AD\nbid Al AS AH JK\n')
+    p.write_text(
+        '[Game "ninety-nine"]\n[Players "Al Bo Cy"]\nhand 1\nturnup AD\nbid Al AS AH JK\n'
+        "1. KH 7H 6H\n2. 9S QS 8S\n3. 8D 10D QD\n4. 6C 10C AC\n5. KC 8C JC\n"
+        "6. 10H 8H 9C\n7. 6S 10S QC\n8. KD 6D 7S\n9. JD 7C 9H\n"
+    )
     out = imp("validate", str(p))
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.strip().endswith("0 errors, 0 warnings in 1 file (1 game)")

@@ -112,6 +112,13 @@ def test_ninety_nine_lines() -> None:
     assert isinstance(d2, Declare) and d2.kind == "reveal"
 
 
+def test_a_bid_line_without_cards_reads_and_is_left_to_the_rules() -> None:
+    g = one('[Game "ninety-nine"]\n[Players "Al Bo Cy"]\nhand 1\nbid Al\n')
+    assert g.findings == ()
+    (bid,) = g.hands[0].lines
+    assert isinstance(bid, Bid) and bid.cards == () and bid.number is None
+
+
 def test_trick_plays_names_marks_and_annotations() -> None:
     g = one(HEAD + "hand 1\n1. Adam:24! 15?? {a long\nthought} ? Doris:17!? {end}\n2. 3 4 5 6\n")
     t1, t2 = g.hands[0].tricks

@@ -21,7 +21,11 @@ def _recorded(game: Game) -> dict[int, tuple[dict[str, int], dict[str, int]]]:
 
 
 def score_sheet(game: Game, result: GameResult) -> RenderableType:
-    """A Rich table of one game; recorded values that disagree are marked in red with the recorded number."""
+    """A Rich table of one game; recorded values that disagree are marked in red with the recorded number.
+
+    What the ruleset says of each hand is shown as it comes: a player's note (how
+    the score is made up) under the score, the hand's notes in a last column.
+    """
     title_bits = [b for b in (game.tag("Event"), game.tag("Date")) if b]
     title = f"{game.path or '<text>'} · game {game.index} · {game.game_name or '?'}"
     if game.tag("Variant"):
@@ -37,10 +41,14 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
     for name in players:
         total = result.totals.get(name)
         table.add_column(name, justify="right", footer=str(total) if total is not None else "")
+    with_notes = any(hand.notes for hand in result.hands)
+    if with_notes:
+        table.add_column("notes", style="dim")
     recorded = _recorded(game)
     running = dict.fromkeys(players, 0)
     for hand in result.hands:
         rec_scores, rec_totals = recorded.get(hand.number, ({}, {}))
+        detail = dict(hand.player_notes)
         cells: list[Text] = []
         if hand.scores is None:
             for _ in players:
@@ -55,7 +63,11 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
                     cell.append(f"  ✗ score {rec_scores[name]}", style="red")
                 if name in rec_totals and rec_totals[name] != running[name]:
                     cell.append(f"  ✗ total {rec_totals[name]}", style="red")
+                if name in detail:
+                    cell.append(f"\n{detail[name]}", style="dim")
                 cells.append(cell)
+        if with_notes:
+            cells.append(Text("\n".join(f"{label}: {text}" for label, text in hand.notes)))
         table.add_row(str(hand.number), hand.dealer or "?", *cells)
     parts: list[RenderableType] = [table]
     if result.over and result.winners:

@@ -14,7 +14,7 @@ from typing import Protocol
 from imptools.findings import Finding
 from imptools.record import Game, Hand, Trick
 from imptools.rules.steps import Step
-from imptools.rules.tricks import Reporter, game_over, hand_dealers, incomplete_finding, score_mismatches
+from imptools.rules.tricks import Reporter, Walk, game_over, hand_dealers, incomplete_finding, score_mismatches
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +55,8 @@ class HandResult:
     findings: tuple[Finding, ...] = ()
     notes: tuple[tuple[str, str], ...] = ()
     """`(label, text)` facts of the hand for the score sheet (trump and calls, bids and tricks ...)."""
+    player_notes: tuple[tuple[str, str], ...] = ()
+    """`(player, text)`: how each player's score is made up, for the score sheet (`bid 3 · 3 tricks · exact +30`)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -330,6 +332,9 @@ class HandOutcome:
     findings: list[Finding] = field(default_factory=list)
     steps: list[Step] = field(default_factory=list)
     notes: tuple[tuple[str, str], ...] = ()
+    player_notes: tuple[tuple[str, str], ...] = ()
+    walk: Walk | None = None
+    """The hand's tricks as seated and judged: it says whose play a finding on a card token is about."""
 
 
 class TrickRuleset(TokenRuleset):
@@ -382,6 +387,8 @@ class TrickRuleset(TokenRuleset):
             assert dealer is not None
             outcome = self.play_hand(table, game, hand, dealer, steps=False)
             scores = None if token else outcome.scores
+            if outcome.walk is not None:
+                token = _seat_token_findings(token, outcome.walk)
             report = Reporter(game, hand, [*token, *outcome.findings])
             if scores is not None:
                 for p, v in scores.items():
@@ -390,7 +397,15 @@ class TrickRuleset(TokenRuleset):
             elif not outcome.complete:
                 incomplete_finding(hand, outcome.tricks, report)
             hands.append(
-                HandResult(hand.number, dealer, outcome.complete, scores, tuple(report.findings), outcome.notes)
+                HandResult(
+                    hand.number,
+                    dealer,
+                    outcome.complete,
+                    scores,
+                    tuple(report.findings),
+                    outcome.notes,
+                    outcome.player_notes,
+                )
             )
         over = game_over(game, len(hands), totals, self.default_hands)
         winners = self.winners(game, table, totals) if over else ()
@@ -405,3 +420,16 @@ class TrickRuleset(TokenRuleset):
                 assert dealer is not None
                 return iter(self.play_hand(table, game, hand, dealer, steps=True).steps)
         return iter(())
+
+
+def _seat_token_findings(findings: list[Finding], walk: Walk) -> list[Finding]:
+    """Name the player of each finding on a played card token that turn order alone could not attribute."""
+    seats = walk.seats()
+    out: list[Finding] = []
+    for f in findings:
+        if f.trick is not None and f.player is None and f.line is not None and f.column is not None:
+            who = seats.get((f.line, f.column))
+            if who is not None:
+                f = f.at(player=who)
+        out.append(f)
+    return out

@@ -379,7 +379,7 @@ class BottleImp(TrickRuleset):
             self._automaton(setup, hand, walk, report)
         complete = len(hand.tricks) == setup.tricks
         scores = self._score(setup, hand, dealer, walk, bottles, piles) if complete and walk.whole else None
-        outcome = HandOutcome(scores, complete, setup.tricks, report.findings)
+        outcome = HandOutcome(scores, complete, setup.tricks, report.findings, walk=walk)
         if steps:
             outcome.steps = self._steps(setup, game, hand, walk, scores)
         return outcome

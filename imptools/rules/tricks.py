@@ -89,6 +89,19 @@ class Walk:
     tricks: list[Played]
     whole: bool
     unfinished: Played | None = None
+    stopped: tuple[Trick, list[str]] | None = None
+    """The trick the walk stopped at, before the record's end (an unknown card, a token
+    that is not a card, a winner the record does not determine), with who made each play
+    as turn order tells; None when the walk went through or ended in `unfinished`."""
+
+    def seats(self) -> dict[tuple[int, int], str]:
+        """Who made each play the walk could seat, by the (line, column) of its card token."""
+        seated: list[tuple[Trick, list[str]]] = [(p.trick, p.who) for p in self.tricks]
+        if self.unfinished is not None:
+            seated.append((self.unfinished.trick, self.unfinished.who))
+        if self.stopped is not None:
+            seated.append(self.stopped)
+        return {(play.card.line, play.card.column): p for trick, who in seated for play, p in zip(trick.plays, who)}
 
     def plays(self) -> Iterable[tuple[int, int, str, int]]:
         """Every play as (trick index, play index, player, card), in play order."""
@@ -102,14 +115,18 @@ def walk_tricks(
     order: Sequence[str],
     per_trick: int,
     resolve: Resolve,
-    settle: Callable[[Played], int],
+    settle: Callable[[Played], int | None],
+    fill: Callable[[Trick, int, str], int | None] | None = None,
 ) -> Walk:
     """Seat and judge the tricks of `hand`.
 
     `order` is the seating, starting with the player who leads trick 1; play goes
     round it, and each trick is led by the seat of the previous trick's winner.
     `settle` judges a full trick (and moves whatever the game moves: bottles,
-    points) and returns the winning play's index.
+    points) and returns the winning play's index, or None when the record does
+    not determine it (the walk then stops there, as at an unknown card).
+    `fill(trick, i, player)` names the card a `?` play must be when the record
+    determines it (None when it does not).
     """
     n = len(order)
     leader = 0
@@ -119,15 +136,23 @@ def walk_tricks(
         cards = [None if p.card.unknown else resolve(p.card.text) for p in trick.plays]
         seats = [(leader + i) % n for i in range(len(cards))]
         who = [order[s] for s in seats]
+        if fill is not None:
+            cards = [
+                fill(trick, i, who[i]) if p.card.unknown else c for i, (p, c) in enumerate(zip(trick.plays, cards))
+            ]
         known = [c for c in cards if c is not None]
         if len(known) != len(cards) or len(cards) > per_trick:
-            return Walk(out, False)
+            return Walk(out, False, stopped=(trick, who))
         played = Played(trick, who, known)
         if len(cards) < per_trick:
-            return Walk(out, False, played if k == len(tricks) - 1 else None)
-        played.winner = settle(played)
+            last = k == len(tricks) - 1
+            return Walk(out, False, played if last else None, None if last else (trick, who))
+        winner = settle(played)
+        if winner is None:
+            return Walk(out, False, stopped=(trick, who))
+        played.winner = winner
         out.append(played)
-        leader = seats[played.winner]
+        leader = seats[winner]
     return Walk(out, True)
 
 
@@ -199,6 +224,16 @@ def after_exchange(hand: Hand, resolve: Resolve) -> dict[str, set[int]]:
     return final
 
 
+def dealt_twice(hand: Hand, resolve: Resolve) -> set[int]:
+    """Cards the `deal` lines give to more than one place: the record cannot say who held them."""
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for deal in hand.deals:
+        for c in cards_of(deal.cards, resolve):
+            (twice if c in seen else seen).add(c)
+    return twice
+
+
 class Holdings:
     """What the record proves each player held just before each of their plays.
 
@@ -206,7 +241,10 @@ class Holdings:
     deal is recorded, also every card dealt to them (after the exchange) that they
     have not played yet. `key` splits a player's cards further where a game keeps
     them apart (the packs of the two-pack Bottle Imp variants); cards known from the
-    deal are used only where no such split is asked for.
+    deal are used only where no such split is asked for. `hidden` counts, per
+    player, the cards of `dealt` that left the hand face down unseen (a bid put
+    away without its cards recorded): a card known from the deal alone proves
+    nothing then, unless more such cards qualify than could have gone.
     """
 
     def __init__(
@@ -214,9 +252,11 @@ class Holdings:
         walk: Walk,
         dealt: Mapping[str, set[int]],
         key: Callable[[int, int, str, int], object] | None = None,
+        hidden: Mapping[str, int] | None = None,
     ) -> None:
         self._key = key
         self._dealt = dealt if key is None else {}
+        self._hidden = dict(hidden or {})
         self._seq: dict[object, list[tuple[int, int, int]]] = {}
         self._trick_no = [t.trick.number for t in walk.tricks]
         plays = list(walk.plays())
@@ -252,24 +292,31 @@ class Holdings:
                 out[c] = "dealt to them and not played before"
         return out
 
-    def proof(self, t: int, i: int, wanted: Callable[[int], bool]) -> tuple[int, str] | None:
-        """A card satisfying `wanted` that the player of (t, i) held just before that play, with its evidence.
+    def proof(self, t: int, i: int, wanted: Callable[[int], bool]) -> tuple[tuple[int, ...], str] | None:
+        """What the player of (t, i) provably held just before that play among the cards `wanted` accepts.
 
-        A card shown by a later play is preferred over one known from the deal; among
-        those, the one played soonest.
+        Returns (cards, evidence): one card, or several of which at least one was
+        held, when the deal shows more such cards than could have been put away
+        unseen. A card shown by a later play is preferred over one known from the
+        deal; among those, the one played soonest.
         """
         held = self.before(t, i)
         later = [c for c, why in held.items() if why.startswith("played") and wanted(c)]
         if later:
-            return later[0], held[later[0]]
+            return (later[0],), held[later[0]]
         dealt = sorted(c for c, why in held.items() if wanted(c))
-        return (dealt[0], held[dealt[0]]) if dealt else None
+        hidden = self._hidden.get(self._player[(t, i)], 0)
+        if len(dealt) <= hidden:
+            return None
+        if hidden:
+            return tuple(dealt), f"dealt to them and not played before, and at most {hidden} were put away"
+        return (dealt[0],), held[dealt[0]]
 
 
 def revoke_findings(
     walk: Walk,
     holdings: Holdings,
-    suit_of: Callable[[int], str],
+    suit_of: Callable[[int], str | None],
     spell: Callable[[int], str],
     suit_name: Callable[[str], str],
     report: Reporter,
@@ -278,7 +325,8 @@ def revoke_findings(
     """Report each play that did not follow the suit led although the player provably held it.
 
     `led_index(trick, i)` says which play of the trick sets the suit play `i` must
-    follow (the first, by default).
+    follow (the first, by default). A card whose suit the record leaves open
+    (`suit_of` gives None) is not judged, nor is a play to it.
     """
     tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
     for t, played in enumerate(tricks):
@@ -286,16 +334,19 @@ def revoke_findings(
             first = played.cards[led_index(played, i) if led_index else 0]
             led = suit_of(first)
             p, c = played.who[i], played.cards[i]
-            if suit_of(c) == led:
+            own = suit_of(c)
+            if led is None or own is None or own == led:
                 continue
             found = holdings.proof(t, i, lambda x, led=led: suit_of(x) == led)  # type: ignore[misc]
             if found is None:
                 continue
             card = played.trick.plays[i].card
+            cards = found[0]
+            held = spell(cards[0]) if len(cards) == 1 else "one of " + ", ".join(spell(x) for x in cards)
             report.add(
                 "revoke",
                 f"{p} did not follow {suit_name(led)} in trick {played.trick.number} (played {spell(c)}) "
-                f"although {p} held {spell(found[0])}, {found[1]}",
+                f"although {p} held {held}, {found[1]}",
                 card.line,
                 card.column,
                 played.trick.number,
@@ -439,21 +490,38 @@ def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -
 
 
 def play_not_held_findings(
-    walk: Walk, final: Mapping[str, set[int]], spell: Callable[[int], str], report: Reporter, when: str
+    walk: Walk,
+    final: Mapping[str, set[int]],
+    spell: Callable[[int], str],
+    report: Reporter,
+    when: str,
+    elsewhere: Mapping[int, tuple[str | None, str]] | None = None,
 ) -> None:
-    """`not-held`: a card played that the deal (and the exchange) show its player did not hold."""
+    """`not-held`: a card played that the deal (and the exchange) show its player did not hold.
+
+    `elsewhere` maps cards the record puts out of some hands to (the only player
+    who may hold it, or None for nobody; where it is): it proves a card not held
+    by a player whose own deal is not recorded (`{48: ("Adam", "dealt to Adam")}`,
+    a card put away face down: `(None, "in Betty's bid")`).
+    """
     tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
     for played in tricks:
         for play, p, c in zip(played.trick.plays, played.who, played.cards):
+            where = (elsewhere or {}).get(c)
             if p in final and c not in final[p]:
-                report.add(
-                    "not-held",
-                    f"{p} plays {spell(c)} in trick {played.trick.number} but did not hold it {when}",
-                    play.card.line,
-                    play.card.column,
-                    played.trick.number,
-                    p,
-                )
+                why = f"did not hold it {when}"
+            elif p not in final and where is not None and where[0] != p:
+                why = f"it was {where[1]}"
+            else:
+                continue
+            report.add(
+                "not-held",
+                f"{p} plays {spell(c)} in trick {played.trick.number} but {why}",
+                play.card.line,
+                play.card.column,
+                played.trick.number,
+                p,
+            )
 
 
 def score_mismatches(hand: Hand, scores: Mapping[str, int], totals: Mapping[str, int], report: Reporter) -> None:
@@ -513,7 +581,7 @@ class StepLog:
         players: Sequence[str],
         spell: Callable[[int], str],
         walk: Walk,
-        suit_of: Callable[[int], str] | None,
+        suit_of: Callable[[int], str | None] | None,
     ) -> None:
         self.players = list(players)
         self.spell = spell
@@ -578,8 +646,15 @@ class StepLog:
 
     def discard(self, line: Discard, resolve: Resolve) -> None:
         """A `discard` line: the cards leave the player's hand."""
-        self.held.get(line.player.name, set()).difference_update(cards_of(line.cards, resolve))
-        self.line("discard", line.player.name, line.cards, line)
+        self.set_aside("discard", line.player.name, line.cards, line, resolve)
+
+    def set_aside(
+        self, kind: str, player: str, cards: Iterable[CardText], line: Any, resolve: Resolve, text: str | None = None
+    ) -> None:
+        """A line that puts cards of a player's hand away face down (a discard, a bid): they leave the hand."""
+        cards = tuple(cards)
+        self.held.get(player, set()).difference_update(cards_of(cards, resolve))
+        self.line(kind, player, cards, line, text)
 
     def pass_card(self, line: Pass, resolve: Resolve) -> None:
         """A `pass` line: the card moves from giver to receiver."""
@@ -598,7 +673,8 @@ class StepLog:
         self.trick.append((p, c))
         if self.suit_of is not None and led is not None and i > 0:
             suit = self.suit_of(played.cards[led])
-            if self.suit_of(c) != suit:
+            own = self.suit_of(c)
+            if suit is not None and own is not None and own != suit:
                 self.voids[p].add(suit)
         if c in self.future.get(p, []):
             self.future[p].remove(c)
