@@ -18,6 +18,8 @@ from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import Event
 
 _NUMBER = re.compile(r"\d+(?:\.\d+)?")
+_ON_WHITE = ("#222222", "#c62828", "#2e7d32", "#b58900", "#1565c0", "#8e24aa", "#00838f", "#757575")
+"""The eight terminal colours as inks that read well on a white card."""
 
 
 def plain_card(card: str, game: GameReplay) -> str:
@@ -49,9 +51,12 @@ def css_colour(style: str | None) -> str | None:
     if not style:
         return None
     try:
-        return Color.parse(style).get_truecolor().hex
+        colour = Color.parse(style)
     except ColorParseError:
         return None
+    if colour.number is not None and colour.number < 16:
+        return _ON_WHITE[colour.number % 8]
+    return colour.get_truecolor().hex
 
 
 def sort_cards(cards: Iterable[str], game: GameReplay) -> list[str]:
