@@ -106,7 +106,7 @@ def describe(event: Event, game: GameReplay) -> str:
     if event.kind == "trick":
         return f"{who} takes trick {event.trick}" if who else f"trick {event.trick}"
     if event.kind == "end":
-        return "end of the hand" + (f": {event.text} {cards}" if event.cards else "")
+        return "end of the hand" + (f"; {event.text or 'turned over'}: {cards}" if event.cards else "")
     words = [event.kind, who, event.text or "", cards]
     return " ".join(w for w in words if w)
 

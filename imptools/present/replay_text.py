@@ -10,6 +10,7 @@ their colour, for pipes and `NO_COLOR`.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator, Sequence
 
 from rich.console import Console, Group, RenderableType
@@ -208,7 +209,10 @@ def replay_svg(games: Sequence[GameReplay], hand: int | None = None, trick: int 
     console = Console(record=True, width=100, force_terminal=True, color_system="truecolor", file=io.StringIO())
     print_replay(console, games, hand, trick)
     name = games[0].path if games else None
-    return console.export_svg(title=f"imp replay {name or ''}".strip())
+    svg = console.export_svg(title=f"imp replay {name or ''}".strip())
+    # self-contained: the web fonts Rich names fall back to the reader's local monospace font
+    svg = re.sub(r',\s*url\("https?://[^"]*"\) format\("[^"]*"\)', "", svg)
+    return re.sub(r"<!--[^>]*https?://[^>]*-->", "", svg)
 
 
 __all__ = ["game_renderable", "hand_renderable", "plain_card", "print_replay", "replay_svg"]
