@@ -30,9 +30,11 @@ RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-exa
 needs_rulebook = pytest.mark.skipif(not RULEBOOK.exists(), reason="conformance cases not beside the project")
 
 
-def imp(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+def imp(
+    *args: str, env: dict[str, str] | None = None, python: tuple[str, ...] = ()
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "imptools", *args],
+        [sys.executable, *python, "-m", "imptools", *args],
         capture_output=True,
         text=True,
         env={**os.environ, **(env or {})},
@@ -253,3 +255,26 @@ def test_html_escapes_what_the_record_says(tmp_path: Path) -> None:
     assert imp("replay", str(record), "--html", str(page)).returncode == 0
     html = page.read_text(encoding="utf-8")
     assert "alert(1)</script>" not in html and html.count("</script>") == 2
+
+
+# --------------------------------------------------------------------------- the command line around it
+
+
+def test_shell_completion_of_commands_options_and_records() -> None:
+    def complete(words: str) -> list[str]:
+        env = {"_IMP_COMPLETE": "complete_bash", "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - 1)}
+        out = imp(env=env)
+        assert out.returncode == 0, out.stderr
+        return out.stdout.split()
+
+    assert complete("imp rep") == ["replay"]
+    assert complete("imp replay night.imp --st") == ["--step"]
+    assert complete(f"imp replay {SAMPLES}/thu") == [f"{SAMPLES}/thursday-club.imp"]
+    assert "--install-completion" in imp("--help").stdout
+
+
+def test_validate_does_not_load_the_stepper() -> None:
+    out = imp("validate", str(SAMPLES / "thursday-club.imp"), python=("-X", "importtime"))
+    modules = [line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")]
+    assert "imptools.rules" in modules  # the timing did list the imports ...
+    assert not [m for m in modules if m.split(".")[0] == "textual" or "replay" in m]  # ... and no stepper among them
