@@ -126,13 +126,15 @@ def _trick_block(game: GameReplay, hand: HandReplay, number: int, indices: list[
             card = card_label(e.cards[0], game, colour, e.mark) if e.cards else Text("?")
             grid.add_row(e.player or "?", card, _notes_and_findings(e.notes, hand.findings[i]))
         else:
-            line = Text("→ ", style="bold")
-            line.append(f"{e.player} takes the trick" if e.player else "the trick ends", style="bold")
+            line = Text(f"{e.player} takes the trick" if e.player else "the trick ends", style="bold")
             changed = [x for x in _detail(steps[i]) if x not in _detail(first)]
             if changed:
                 line.append(" · " + _joined(changed), style="green")
             extra = _notes_and_findings(e.notes, hand.findings[i])
-            end = Group(line, extra) if extra else line
+            end = Table.grid(padding=(0, 1))
+            end.add_column(no_wrap=True)
+            end.add_column()
+            end.add_row(Text("→", style="bold"), Group(line, extra) if extra else line)
     body: list[RenderableType] = [head, Padding(grid, (0, 0, 0, 2))]
     if end is not None:
         body.append(Padding(end, (0, 0, 0, 2)))
