@@ -130,6 +130,9 @@ def test_right_key_plays_the_next_card(browser: Browser, tmp_path: Path) -> None
     browser.key("ArrowDown", 40)  # to the end of the trick: all four cards and the winner
     assert trick(browser) == "Adam:24 Betty:15 Christian:17 Doris:32"
     assert browser.js("document.querySelector('.trickcard.winner').dataset.player") == "Christian"
+    seats = "[...document.querySelectorAll('.seat')].map((s) => s.querySelectorAll('.card').length)"
+    assert browser.js(seats) == [7, 7, 7, 7]  # nine dealt, one discarded, two passed, two received, one played
+    assert "void: b" in browser.js("document.querySelectorAll('.seat')[1].textContent")  # Betty did not follow blue
     detail = browser.js("document.getElementById('detail').textContent")
     assert "bottle17, held by Christian" in detail
     assert browser.js("location.hash") == "#g=1&h=1&s=21"

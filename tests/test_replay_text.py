@@ -214,7 +214,7 @@ class _Refs(HTMLParser):
 
 
 def night(tmp_path: Path) -> Path:
-    """A long night: every Bottle Imp sample game, three times over (more than 30 hands)."""
+    """A long night: every Bottle Imp sample game, three times over (45 hands)."""
     texts = [
         (SAMPLES / n).read_text(encoding="utf-8")
         for n in ("thursday-club.imp", "with-mistakes.imp", "teams-night.imp", "lopaka.imp", "bright-house.imp")
@@ -226,11 +226,13 @@ def night(tmp_path: Path) -> Path:
 
 def test_html_and_svg_are_self_contained_and_small(tmp_path: Path) -> None:
     record = night(tmp_path)
-    page, svg = tmp_path / "night.html", tmp_path / "night.svg"
-    out = imp("replay", str(record), "--html", str(page), "--svg", str(svg))
+    page, svg = tmp_path / "night.html", tmp_path / "thursday.svg"
+    out = imp("replay", str(record), "--html", str(page))
+    assert out.returncode == 0, out.stderr
+    out = imp("replay", str(SAMPLES / "thursday-club.imp"), "--svg", str(svg))
     assert out.returncode == 0, out.stderr
     html = page.read_text(encoding="utf-8")
-    assert len(page.read_bytes()) < 1_000_000
+    assert len(page.read_bytes()) < 1_000_000 and len(svg.read_bytes()) < 1_000_000
     assert not re.search(r"https?:", html) and "//cdn" not in html and "@import" not in html
     parser = _Refs()
     parser.feed(html)
@@ -239,7 +241,7 @@ def test_html_and_svg_are_self_contained_and_small(tmp_path: Path) -> None:
     assert data is not None
     doc = json.loads(data.group(1))
     hands = [h for g in doc["games"] for h in g["hands"]]
-    assert len(doc["games"]) == 15 and len(hands) > 30 and sum(len(h["steps"]) for h in hands) > 1000
+    assert len(doc["games"]) == 15 and len(hands) == 45 and sum(len(h["steps"]) for h in hands) > 2000
     tree = ET.parse(svg)
     assert tree.getroot().tag == "{http://www.w3.org/2000/svg}svg"
     text = svg.read_text(encoding="utf-8")

@@ -58,6 +58,28 @@ def _step(game: GameReplay, hand: HandReplay, i: int, step: Step) -> dict[str, A
     return out
 
 
+_CARRIED = ("h", "kf", "w", "v", "d")
+"""Step keys left out where they equal the previous step's (for `h`, player by player): the page carries them."""
+
+
+def _unrepeated(steps: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    previous: dict[str, Any] = {}
+    for step in steps:
+        held = step["h"]
+        if "h" in previous:
+            # each player's cards: null where they did not change
+            step["h"] = [None if now == before else now for now, before in zip(held, previous["h"])]
+            if not any(x is not None for x in step["h"]):
+                del step["h"]
+        previous["h"] = held
+        for key in _CARRIED[1:]:
+            if step[key] == previous.get(key):
+                del step[key]
+            else:
+                previous[key] = step[key]
+    return steps
+
+
 def page_data(games: Sequence[GameReplay]) -> dict[str, Any]:
     """The games as the page's script reads them (compact keys: one step is a few hundred bytes)."""
     out: list[dict[str, Any]] = []
@@ -79,7 +101,7 @@ def page_data(games: Sequence[GameReplay]) -> dict[str, Any]:
                         "scores": [None if h.scores is None else h.scores.get(p, 0) for p in game.players],
                         "totals": [None if h.totals is None else h.totals.get(p, 0) for p in game.players],
                         "opening": [_finding(f) for f in h.opening] if not h.steps else [],
-                        "steps": [_step(game, h, i, s) for i, s in enumerate(h.steps)],
+                        "steps": _unrepeated([_step(game, h, i, s) for i, s in enumerate(h.steps)]),
                     }
                     for h in game.hands
                 ],
