@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
+from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
@@ -316,7 +317,8 @@ class Stepper(App[None]):
             voids = sorted(state.voids.get(p, ()))
             if voids:
                 line.append("  void " + " ".join(voids), style="red")
-            line.append("\n  ")
+            parts.append(line)
+            line = Text()
             suit: str | None = None
             for c in cards:
                 if game.face(c).suit != suit and suit is not None:
@@ -329,7 +331,7 @@ class Stepper(App[None]):
                 line.append(" ")
             if not cards:
                 line.append("none" if from_deal or hand.complete else "?", style="dim")
-            parts.append(line)
+            parts.append(Padding(line, (0, 0, 0, 2)))
         return Group(*parts)
 
     def notes_panel(self) -> RenderableType:
