@@ -37,10 +37,10 @@ app = typer.Typer(
         "  imp score --json club-night.imp\n\n"
         "  imp fmt --check records/\n\n"
         "  imp simulate --game bottle-imp --players 4 --hands 100 --seed 7 -o practice.imp\n\n"
+        "  imp replay night.imp --step\n\n"
         "  cat game.imp | imp validate -"
     ),
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
@@ -430,6 +430,93 @@ def simulate(
         sys.stdout.write(text)
 
 
+# --------------------------------------------------------------------------- replay
+
+
+def _complete_records(incomplete: str) -> list[str]:
+    """Shell completion for a record: `.imp` files and folders starting with what was typed."""
+    folder, _, stem = incomplete.rpartition("/")
+    base = Path(folder or ".")
+    try:
+        entries = sorted(base.iterdir())
+    except OSError:
+        return []
+    out = []
+    for entry in entries:
+        if entry.name.startswith(stem) and (entry.is_dir() or entry.suffix == ".imp"):
+            out.append(f"{folder}/{entry.name}" if folder else entry.name)
+    return out
+
+
+@app.command()
+def replay(
+    file: Annotated[
+        str,
+        typer.Argument(
+            metavar="FILE", help="A record file (.imp), or - for standard input.", autocompletion=_complete_records
+        ),
+    ],
+    game: Annotated[int | None, typer.Option("--game", "-g", min=1, help="Only game N of the file.")] = None,
+    hand: Annotated[int | None, typer.Option("--hand", "-n", min=1, help="Only hand N.")] = None,
+    trick: Annotated[int | None, typer.Option("--trick", "-t", min=1, help="Only trick N of each hand.")] = None,
+    json: Annotated[bool, typer.Option("--json", help="Print the steps (event and state) as JSON.")] = False,
+    step: Annotated[bool, typer.Option("--step", help="Step through the hands in a full-screen viewer.")] = False,
+    html: Annotated[str | None, typer.Option("--html", metavar="OUT.html", help="Write a replay page.")] = None,
+    svg: Annotated[str | None, typer.Option("--svg", metavar="OUT.svg", help="Write the replay as SVG.")] = None,
+) -> None:
+    """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
+
+    `--step` opens a full-screen stepper (press ? there for its keys); `--html`
+    writes one self-contained page to share, `--svg` a picture of the text.
+
+    Examples:
+
+      imp replay night.imp
+
+      imp replay night.imp --hand 2 --trick 5
+
+      imp replay night.imp --step
+
+      imp replay night.imp --html night.html
+    """
+    from imptools.check import judge_game
+    from imptools.replay import replay_game
+
+    inputs = expand([file])
+    games = [replay_game(g, judge_game(g)) for g in read(inputs.paths[0], inputs) if game is None or g.index == game]
+    if inputs.unreadable:
+        raise typer.Exit(EXIT_UNREADABLE)
+    if not games:
+        _error(f"{file}: no game {game}" if game else f"{file}: no games")
+        raise typer.Exit(EXIT_FOUND)
+    if json:
+        from imptools.replay import game_to_dict
+
+        _print_json({"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
+    elif step:
+        if not any(g.replayable for g in games):
+            _error(f"{file}: nothing to replay: imptools cannot step through these hands yet")
+            raise typer.Exit(EXIT_OK)
+        from imptools.present.stepper import run_stepper
+
+        run_stepper(games, hand=hand, trick=trick)
+    elif html or svg:
+        if html:
+            from imptools.present.replay_page import replay_page
+
+            write_atomically(html, replay_page(games))
+        if svg:
+            from imptools.present.replay_text import replay_svg
+
+            write_atomically(svg, replay_svg(games, hand, trick))
+    else:
+        from rich.console import Console
+
+        from imptools.present.replay_text import print_replay
+
+        print_replay(Console(highlight=False), games, hand, trick)
+
+
 @app.callback(invoke_without_command=True)
 def _main(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
@@ -444,7 +531,7 @@ def _main(
 def main() -> None:
     """Entry point: run the app; no traceback reaches a user."""
     try:
-        app()
+        app(prog_name="imp")
     except KeyboardInterrupt:
         raise SystemExit(130) from None
     except BrokenPipeError:

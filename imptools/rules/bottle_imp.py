@@ -533,8 +533,25 @@ class BottleImp(TrickRuleset):
             if played.winner is not None:
                 log.detail, piles = played.after
                 log.trick_end(played, piles)
-        log.end(hand, scores)
+        shown, what = self._shown_imp(setup, hand, walk)
+        log.end(hand, scores, shown, what)
         return log.steps
+
+    def _shown_imp(self, setup: Setup, hand: Hand, walk: Walk) -> tuple[list[int], str | None]:
+        """The imp's trick turned over at the end of the hand, and where it is known from (nothing when unknown)."""
+        discards = [c for d in hand.discards for c in d.cards]
+        imps = [line for line in hand.imps if not any(c.unknown for c in line.cards)]
+        if discards and not any(c.unknown for c in discards):
+            where = "the discards"
+        elif imps:
+            where = "as turned over"
+        elif walk.whole and len(walk.tricks) == setup.tricks:
+            where = "the cards no trick holds"
+        else:
+            return [], None
+        played = {c for _, _, _, c in walk.plays()}
+        cards = sorted(self._imp_trick(setup, hand, played))
+        return cards, f"the imp's trick ({where}), {sum(setup.coins(c) for c in cards)} coins"
 
 
 def _bottle_state(bottles: list[Bottle], history: list[list[int]]) -> BottleState:

@@ -20,7 +20,9 @@ class Event:
     """What just happened.
 
     `kind` is one of: deal, discard, pass, open, imp, trump, call, turnup, bid,
-    declare, play, trick (its end; `player` is the winner) and end (of the hand).
+    declare, play, trick (its end; `player` is the winner) and end (of the hand;
+    its `cards` are those turned face up then, such as the imp's trick, and `text`
+    says what they are).
     `notes` holds the `{...}` annotations written at that element, `mark` a
     play's `!`/`?` mark.
     """

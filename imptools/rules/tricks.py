@@ -706,7 +706,13 @@ class StepLog:
         t = played.trick
         self.log(Event("trick", winner, (), t.number, t.line, t.column, tuple(a.text for a in t.annotations)))
 
-    def end(self, hand: Hand, scores: Mapping[str, int] | None) -> None:
-        """The end of the hand, with its scores (None when it cannot be scored)."""
+    def end(
+        self, hand: Hand, scores: Mapping[str, int] | None, shown: Iterable[int] = (), text: str | None = None
+    ) -> None:
+        """The end of the hand, with its scores (None when it cannot be scored).
+
+        `shown` are the cards turned face up at the end (the Bottle Imp's imp's trick),
+        `text` says what they are.
+        """
         self.trick = []
-        self.log(Event("end", None, (), None, None, None), scores)
+        self.log(Event("end", None, tuple(self.spell(c) for c in shown), None, None, None, text=text), scores)

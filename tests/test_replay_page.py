@@ -1,0 +1,161 @@
+"""The replay page in a real browser: headless Chromium driven over the DevTools protocol with real key events."""
+
+from __future__ import annotations
+
+import base64
+import itertools
+import json
+import re
+import shutil
+import subprocess
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from imptools.check import judge_game
+from imptools.present.replay_page import replay_page
+from imptools.reader import read_games
+from imptools.replay import replay_game
+
+websocket = pytest.importorskip("websocket")
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (.ci/run installs it)")
+
+
+class Browser:
+    """One headless Chromium page, spoken to over the DevTools protocol."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.ids = itertools.count(1)
+
+    def call(self, method: str, **params: Any) -> dict[str, Any]:
+        n = next(self.ids)
+        self.ws.send(json.dumps({"id": n, "method": method, "params": params}))
+        while True:
+            reply = json.loads(self.ws.recv())
+            if reply.get("id") == n:
+                assert "error" not in reply, reply
+                result: dict[str, Any] = reply["result"]
+                return result
+
+    def js(self, expression: str) -> Any:
+        return self.call("Runtime.evaluate", expression=expression, returnByValue=True)["result"].get("value")
+
+    def key(self, key: str, code: int) -> None:
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code)
+
+    def wait(self, expression: str, timeout: float = 15) -> Any:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            value = self.js(expression)
+            if value:
+                return value
+            time.sleep(0.05)
+        raise AssertionError(f"never true: {expression}")
+
+
+@pytest.fixture
+def browser(tmp_path: Path) -> Iterator[Browser]:
+    assert CHROMIUM is not None
+    proc = subprocess.Popen(
+        [
+            CHROMIUM,
+            "--headless=new",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--hide-scrollbars",
+            "--no-first-run",
+            "--remote-debugging-address=127.0.0.1",
+            "--remote-debugging-port=0",
+            f"--user-data-dir={tmp_path / 'profile'}",
+            "--window-size=1000,700",
+            "about:blank",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        port_file = tmp_path / "profile" / "DevToolsActivePort"
+        deadline = time.monotonic() + 30
+        while not (port_file.exists() and port_file.read_text().strip()):
+            assert time.monotonic() < deadline and proc.poll() is None, "Chromium did not start"
+            time.sleep(0.1)
+        port = port_file.read_text().split()[0]
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as answer:
+            pages = [t for t in json.load(answer) if t["type"] == "page"]
+        ws = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=20, suppress_origin=True)
+        try:
+            yield Browser(ws)
+        finally:
+            ws.close()
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def open_page(browser: Browser, tmp_path: Path, record: Path, where: str = "") -> None:
+    games = [replay_game(g, judge_game(g)) for g in read_games(record)]
+    page = tmp_path / f"{record.stem}.html"
+    page.write_text(replay_page(games), encoding="utf-8")
+    browser.call("Page.navigate", url=page.as_uri() + where)
+    browser.wait("document.readyState === 'complete' && document.getElementById('pos').textContent !== ''")
+
+
+def trick(browser: Browser) -> str:
+    value: str = browser.js("document.getElementById('felt').dataset.trick")
+    return value
+
+
+def test_right_key_plays_the_next_card(browser: Browser, tmp_path: Path) -> None:
+    open_page(browser, tmp_path, SAMPLES / "thursday-club.imp", "#g=1&h=1&s=16")
+    assert trick(browser) == ""  # the last pass: nothing on the table yet
+    assert browser.js("document.getElementById('say').textContent") == "Doris passes 30b to Christian"
+    browser.key("ArrowRight", 39)
+    assert trick(browser) == "Adam:24"
+    assert browser.js("document.querySelectorAll('.trickcard').length") == 1
+    browser.key("ArrowRight", 39)
+    assert trick(browser) == "Adam:24 Betty:15"
+    browser.key("ArrowDown", 40)  # to the end of the trick: all four cards and the winner
+    assert trick(browser) == "Adam:24 Betty:15 Christian:17 Doris:32"
+    assert browser.js("document.querySelector('.trickcard.winner').dataset.player") == "Christian"
+    seats = "[...document.querySelectorAll('.seat')].map((s) => s.querySelectorAll('.card').length)"
+    assert browser.js(seats) == [7, 7, 7, 7]  # nine dealt, one discarded, two passed, two received, one played
+    assert "void: b" in browser.js("document.querySelectorAll('.seat')[1].textContent")  # Betty did not follow blue
+    detail = browser.js("document.getElementById('detail').textContent")
+    assert "bottle17, held by Christian" in detail
+    assert browser.js("location.hash") == "#g=1&h=1&s=21"
+    browser.key("ArrowLeft", 37)
+    assert trick(browser) == "Adam:24 Betty:15 Christian:17 Doris:32"
+    assert browser.js("document.querySelector('.trickcard.winner')") is None
+    browser.key("PageDown", 34)
+    assert browser.js("document.getElementById('hand').value") == "1"  # the second hand (index 1)
+    assert browser.js("document.getElementById('pos').textContent").startswith("hand 2 · step 1 of")
+    shot = tmp_path / "page.png"
+    shot.write_bytes(base64.b64decode(browser.call("Page.captureScreenshot", format="png")["data"]))
+    assert shot.read_bytes().startswith(b"\x89PNG") and shot.stat().st_size > 10_000
+
+
+def test_findings_are_marked_where_they_happen(browser: Browser, tmp_path: Path) -> None:
+    open_page(browser, tmp_path, SAMPLES / "with-mistakes.imp")
+    assert browser.js("document.querySelectorAll('#timeline i.f').length") == 1  # hand 1: the score at its end
+    browser.key("f", 70)
+    assert "score-mismatch" in browser.js("document.getElementById('notes').textContent")
+    browser.key("f", 70)
+    notes = browser.js("document.getElementById('notes').textContent")
+    assert re.search(r"revoke\s*Christian did not follow yellow in trick 6", notes)
+    assert browser.js("document.querySelector('.trickcard.bad').dataset.player") == "Christian"
+    assert browser.js("document.getElementById('pos').textContent").startswith("hand 2 ")
+    browser.key("F", 70)
+    assert "score-mismatch" in browser.js("document.getElementById('notes').textContent")

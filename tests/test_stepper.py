@@ -1,0 +1,180 @@
+"""`imp replay --step`: the stepper driven headless by Textual's Pilot, and once in a real terminal (tmux)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import os
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from textual.pilot import Pilot
+from textual.widgets import Static
+
+from imptools.check import judge_game
+from imptools.present.stepper import Stepper, start_index
+from imptools.reader import read_games
+from imptools.replay import GameReplay, replay_game
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLES = ROOT / "samples"
+RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
+needs_rulebook = pytest.mark.skipif(not RULEBOOK.exists(), reason="conformance cases not beside the project")
+
+
+def replayed(path: Path) -> list[GameReplay]:
+    return [replay_game(g, judge_game(g)) for g in read_games(path)]
+
+
+def panel(app: Stepper, name: str) -> str:
+    """A panel's content as plain text."""
+    console = Console(file=io.StringIO(), width=120, color_system=None)
+    console.print(app.query_one(f"#{name}", Static).content)
+    return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+def drive(games: list[GameReplay], script: Callable[[Stepper, Pilot[None]], Awaitable[None]], start: int = 0) -> None:
+    async def main() -> None:
+        app = Stepper(games, start)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await script(app, pilot)
+
+    asyncio.run(main())
+
+
+@needs_rulebook
+def test_after_trick_1_the_bottle_is_at_17_held_by_christian() -> None:
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        assert panel(app, "notes").startswith("Adam is dealt 2y 4b 6b")
+        await pilot.press("down")  # the end of trick 1
+        assert "Christian takes trick 1" in panel(app, "notes")
+        table = panel(app, "table")
+        assert "▸ Adam       24" in table and "★ Christian  17" in table and "Doris      32" in table
+        assert "Christian takes the trick" in table
+        state = panel(app, "state")
+        assert "bottle 17, held by Christian" in state and "prices 19 > 17" in state
+        hands = panel(app, "hands")
+        assert "Betty  (7)  void b" in hands and "24" not in hands.split("Betty")[0]
+        await pilot.press("left")  # Doris's 32, the trick still on the table
+        assert "bottle 19, nobody holds it" in panel(app, "state")
+        assert "{the rulebook example: 17 takes the bottle}" in panel(app, "notes")
+        await pilot.press("end")
+        notes, sheet = panel(app, "notes"), panel(app, "sheet")
+        assert "the imp's trick (the discards), 10 coins: 1y 16r 26r 29r" in notes
+        assert "+15" in sheet and "-10" in sheet and "+68" in sheet
+        await pilot.press("home", "right")
+        assert panel(app, "notes").startswith("Betty is dealt")
+
+    drive(replayed(RULEBOOK), script)
+
+
+def test_navigation_by_play_trick_and_hand() -> None:
+    games = replayed(SAMPLES / "thursday-club.imp")
+
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        def where() -> tuple[int, int, str]:
+            hand = app.games[app.position.game].hands[app.position.hand]
+            step = hand.steps[app.position.step]
+            return hand.number, step.event.trick or 0, step.event.kind
+
+        assert where() == (1, 0, "deal")
+        await pilot.press("right", "right")
+        assert app.position.step == 2
+        await pilot.press("n", "n", "n")
+        assert where() == (1, 3, "trick")
+        await pilot.press("up")
+        assert where() == (1, 2, "trick")
+        await pilot.press("pagedown")
+        assert where()[0] == 2 and app.position.step == 0
+        await pilot.press("pagedown", "pagedown")  # there are three hands: stays on the last
+        assert where()[0] == 3
+        await pilot.press("pageup")
+        assert where() == (2, 0, "deal")
+        await pilot.press("end")
+        assert where() == (2, 0, "end")
+        await pilot.press("right")
+        assert where() == (3, 0, "deal")
+        await pilot.press("left", "left")
+        assert where() == (2, 8, "trick")
+        await pilot.press("question_mark")
+        assert "next / previous finding" in str(app.screen.query_one("#keys", Static).content)
+        await pilot.press("x")  # any key closes the keys
+        assert app.screen is app.screen_stack[0]
+        await pilot.press("q")
+        assert not app.is_running
+
+    drive(games, script)
+
+
+def test_jump_to_the_findings() -> None:
+    games = replayed(SAMPLES / "with-mistakes.imp")
+
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        await pilot.press("f")
+        assert "score-mismatch score of Adam is written 23" in panel(app, "notes")
+        assert app.position.hand == 0 and app.position.step == len(app.games[0].hands[0].steps) - 1
+        await pilot.press("f")
+        notes = panel(app, "notes")
+        assert notes.startswith("Christian plays 37r") and "revoke Christian did not follow yellow" in notes
+        assert "Christian  37" in panel(app, "table")
+        await pilot.press("f")
+        assert "syntax `@@`" in panel(app, "notes")
+        await pilot.press("F")
+        assert "revoke" in panel(app, "notes")
+
+    drive(games, script)
+
+
+def test_start_at_a_hand_and_trick() -> None:
+    games = replayed(SAMPLES / "thursday-club.imp")
+    k = start_index(games, hand=2, trick=5)
+
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        assert "trick 5" in str(app.query_one("#status", Static).content)
+        hands = panel(app, "hands")
+        assert hands.count("(") == 4  # a line per player, with a card count
+
+    drive(games, script, k)
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+@needs_rulebook
+def test_the_stepper_in_a_real_terminal(tmp_path: Path) -> None:
+    session = f"imp-test-{os.getpid()}"
+    tmux = ["tmux", "-L", session]
+    command = f"{sys.executable} -m imptools replay {RULEBOOK} --step"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+    subprocess.run([*tmux, "new-session", "-d", "-s", session, "-x", "80", "-y", "24", command], check=True, env=env)
+    subprocess.run([*tmux, "set-option", "-t", session, "remain-on-exit", "on"], check=True)
+
+    def screen() -> str:
+        out = subprocess.run([*tmux, "capture-pane", "-p", "-t", session], capture_output=True, text=True)
+        return out.stdout
+
+    def wait_for(test: Callable[[str], bool], what: str) -> str:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            shown = screen()
+            if test(shown):
+                return shown
+            time.sleep(0.2)
+        raise AssertionError(f"{what} never showed:\n{screen()}")
+
+    try:
+        first = wait_for(lambda s: "step 1/57" in s and "Hands" in s, "the stepper")
+        subprocess.run([*tmux, "send-keys", "-t", session, "Right"], check=True)
+        second = wait_for(lambda s: "step 2/57" in s, "the second step")
+        assert second != first and "Betty is dealt" in second
+        subprocess.run([*tmux, "send-keys", "-t", session, "Down"], check=True)
+        wait_for(lambda s: "bottle 17, held by Christian" in s, "the bottle after trick 1")
+        subprocess.run([*tmux, "send-keys", "-t", session, "q"], check=True)
+        dead = wait_for(lambda s: "Pane is dead" in s, "the end of the stepper after q")
+        assert "status 0" in dead
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)
