@@ -131,6 +131,27 @@ def walk_tricks(
     return Walk(out, True)
 
 
+def play_seats(walk: Walk, hand: Hand, order: Sequence[str]) -> dict[tuple[int, int], str]:
+    """Whose turn each play was, by the line and column of its card.
+
+    Every trick the walk seated, and the one it stopped at (a trick holding an
+    unknown card or a token that is no card): that trick is led by the winner of
+    the trick before, so a finding about one of its cards can name the player.
+    """
+    out: dict[tuple[int, int], str] = {}
+    for played in walk.tricks:
+        for play, p in zip(played.trick.plays, played.who):
+            out[(play.card.line, play.card.column)] = p
+    tricks = hand.tricks
+    k = len(walk.tricks)
+    if k < len(tricks) and order:
+        last = walk.tricks[-1].winner_name if walk.tricks else None
+        leader = list(order).index(last) if last is not None and last in order else 0
+        for i, play in enumerate(tricks[k].plays):
+            out[(play.card.line, play.card.column)] = order[(leader + i) % len(order)]
+    return out
+
+
 def turn_order(players: Sequence[str], dealer: str) -> list[str]:
     """The seating for a hand, starting with the player after the dealer (who leads trick 1)."""
     i = list(players).index(dealer)
@@ -473,9 +494,20 @@ def incomplete_finding(hand: Hand, tricks: int, report: Reporter) -> None:
     )
 
 
-def game_over(game: Game, hands: int, totals: Mapping[str, int], default_hands: int | None = None) -> bool:
-    """Whether the game has ended: after `Hands` hands (or the game's default), or when a total reaches `Target`."""
+def game_over(
+    game: Game,
+    hands: int,
+    totals: Mapping[str, int],
+    default_hands: int | None = None,
+    default_target: int | None = None,
+) -> bool:
+    """Whether the game has ended: after `Hands` hands (or the game's default), or when a total reaches `Target`.
+
+    `default_target` is the game's own target when neither `Target` nor `Hands` is given.
+    """
     target = game.tag("Target")
+    if default_target is not None and not target and not game.tag("Hands"):
+        return any(v >= default_target for v in totals.values())
     limit = game.tag("Hands")
     if limit and limit.isdigit():
         if hands >= int(limit):
