@@ -963,22 +963,20 @@ class Botifarra(TrickRuleset):
         if setup.seating.mode == INDIVIDUAL:
             return individual_scores({s[0]: points[side_name(s)] for s in sides}, multiplier, set(offenders))
         offender = next((k for k, s in enumerate(sides) if offenders and offenders[0] in s), None)
-        return side_scores(sides, [points[side_name(s)] for s in sides], multiplier, offender)
+        scores = side_scores(sides, [points[side_name(s)] for s in sides], multiplier, offender)
+        return {p: scores[p] for p in setup.players}
 
     @staticmethod
     def _notes(
         setup: Setup, calls: Calls, tally: _Tally, offenders: Sequence[str], scored: bool
     ) -> tuple[tuple[str, str], ...]:
-        """Trump, calls, multiplier, the sides' points and a play rule's cost, for the score sheet."""
-        trump = calls.trump_word or "none"
-        if calls.chooser:
-            trump += f" ({calls.chooser})"
-        notes = [("trump", trump), ("calls", ", ".join(f"{k} {p}" for k, p in calls.doubles) or "-")]
+        """Trump, calls, multiplier, the sides' points (seating order), who broke a play rule: for the score sheet."""
+        notes = [("trump", calls.trump_word or "none"), ("calls", " ".join(k for k, _ in calls.doubles) or "-")]
         notes.append(("x", str(calls.multiplier)))
         if scored:
-            notes.append(("points", ", ".join(f"{s} {v}" for s, v in tally.points(setup).items())))
+            notes.append(("points", "-".join(str(v) for v in tally.points(setup).values())))
             if offenders:
-                notes.append(("broken", ", ".join(dict.fromkeys(offenders))))
+                notes.append(("penalty", ", ".join(dict.fromkeys(offenders))))
         return tuple(notes)
 
     # ----------------------------------------------------------------------- replay
