@@ -280,6 +280,8 @@ def test_seating() -> None:
         ("trump Ana copes; trump Ana delegate", [(1, "Ana")], 1),  # too late to delegate
         ("trump Ana delegate; trump Carles botifarra; trump Carles oros", [(2, "Carles")], 2),
         ("trump Ana copes; contro Ana", [(1, "Ana")], 1),  # the choosing side doubles
+        ("trump Ana hearts", [(0, "Ana")], 1),  # not a suit of this deck
+        ("trump Ana hearts; trump Ana oros", [(0, "Ana")], 1),
         ("trump Ana copes; contro Bernat; contro Dolors", [(2, "Dolors")], 2),
         ("trump Ana espases; recontro Carles", [(1, "Carles")], 1),  # recontro before contro
         ("trump Ana botifarra; contro Dolors; recontro Bernat", [(2, "Bernat")], 4),

@@ -125,6 +125,12 @@ def test_a_hand_without_trump_is_a_bad_call_and_not_scored() -> None:
     assert result.hands[1].scores == {"Ana": 80, "Bernat": 0, "Carles": 80, "Dolors": 0}
 
 
+def test_with_no_trump_named_the_next_leader_name_seats_the_tricks() -> None:
+    # no trump line: trick 1 is won by whoever leads trick 2, as its name says (Ana, seat 0)
+    text = FOUR + "hand 1 dealer Dolors\n1. Ana:4c 11c 3c 5o\n2. Ana:2c 9c 6c 7c\n"
+    assert errors(text) == [("bad-call", None, None)]
+
+
 def test_bad_calls_name_the_later_line_and_do_not_count() -> None:
     text = FOUR + "hand 1 dealer Dolors\ntrump Dolors copes\ncontro Ana\ncontro Carles\nrecontro Ana\n"
     assert errors(text) == [("bad-call", None, "Carles"), ("bad-call", None, "Ana")]
@@ -160,6 +166,17 @@ PILES = (
     "deal Vicar.4 2c 9e 7b 7e\ndeal Vicar.5 4c 2b 7c 11c\ndeal Vicar.6 3c 4o 10e 5b\n"
     "trump Vicar botifarra\n"
 )
+
+
+def test_without_the_hand_line_the_cards_outside_the_piles_are_in_hand() -> None:
+    text = (
+        '[Game "botifarra"]\n[Variant "piles-and-hand"]\n[Players "Rector Vicar"]\nhand 1 dealer Vicar\n'
+        "deal Vicar.1 2e 5o 3e 1b\ndeal Vicar.2 11e 11b 12c 4e\ndeal Vicar.3 5e 1o 8o 1c\ndeal Vicar.4 9e 2c 7b 7e\n"
+        "trump Vicar oros\n1. Rector:9c 6b\n2. Rector:3c 4c\n"
+    )
+    # no copes lies face up, but the 4 of copes lies in no pile: it was in hand, so he had to follow copes
+    assert errors(text) == [("revoke", 1, "Vicar")]
+    assert "(played the 6 of bastos) while holding the 4 of copes, in hand" in messages(text, "revoke")[0]
 
 
 def test_a_card_not_yet_turned_up_is_not_visible() -> None:

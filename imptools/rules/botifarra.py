@@ -429,6 +429,9 @@ def judge_calls(lines: Sequence[CallLine], dealer: str, seating: Seating) -> Cal
                 delegated_to = next(iter(seating.partners(dealer)))
                 delegated_by = dealer
             continue
+        if line.word not in TRUMP_WORDS:
+            bad.append(BadCall(i, f"{p} names `{line.word}`: trump is oros, copes, espases, bastos or botifarra"))
+            continue
         if named is not None:
             first = lines[named]
             bad.append(BadCall(i, f"{p} names {line.word}, but {first.player} already named {first.word}"))
@@ -771,7 +774,8 @@ class Botifarra(TrickRuleset):
             if calls.named:
                 win = trick_winner(played.cards, calls.trump)
             else:
-                win = _named_next_leader(tricks, played) or trick_winner(played.cards, None)
+                named = _named_next_leader(tricks, played)
+                win = trick_winner(played.cards, None) if named is None else named
             winner = played.who[win]
             tally.won[winner].extend(played.cards)
             tally.tricks[winner] += 1
@@ -912,7 +916,7 @@ class Botifarra(TrickRuleset):
                         where = {c: f"face up on pile {(mine.pile_of(c) or 0) + 1}" for c in mine.tops()}
                     if p in in_hand:
                         where.update({c: "in hand" for c in in_hand[p] - played_before[p]})
-                    elif mine is not None and p in final:
+                    elif mine is not None and len(mine.piles) == setup.piles:
                         held = holdings.before(t, i)
                         where.update({c: "in hand" for c in held if mine.pile_of(c) is None})
                     lying = [(played.who[0], played.cards[0])]
@@ -943,7 +947,8 @@ class Botifarra(TrickRuleset):
         under = f"{master_p}'s {card_name(master_c)}" if master_p is not None and master_c is not None else "the trick"
         n = played.trick.number
         if v.code == "revoke":
-            msg = f"{p} did not follow {v.duty.split()[-1]} in trick {n} (played {describe(v.card)}) while {holding}"
+            led = SUIT_NAMES[suit_of(lying[0][1])]
+            msg = f"{p} did not follow {led} in trick {n} (played {describe(v.card)}) while {holding}"
         elif v.code == "must-beat":
             msg = f"{p} had to beat {under} ({holding}) but played {describe(v.card)}"
         elif v.code == "must-trump":
