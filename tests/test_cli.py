@@ -48,7 +48,7 @@ def test_validate_text_lines_and_exit_status(record: Path) -> None:
     assert f"{record}:7:6: unknown-player `Zoe` is not one of the players (Ana, Bernat, Carles, Dolors)" in lines
     assert any(line.startswith(f"{record}:9:17: unknown-card `10x`") for line in lines)
     assert any(line.startswith(f"{record}:10:1: syntax `@@`") for line in lines)
-    assert lines[-1] == "3 errors, 0 warnings in 1 file (1 game)"
+    assert lines[-1] == "3 errors, 1 warning in 1 file (1 game)"  # the hand stops in trick 1: incomplete
     assert "\x1b[" not in out.stdout  # no colour into a pipe
 
 
@@ -60,7 +60,7 @@ def test_validate_json_has_the_keys_of_the_spec(record: Path) -> None:
     assert doc["findings"] and all(keys <= set(f) for f in doc["findings"])
     card = next(f for f in doc["findings"] if f["code"] == "unknown-card")
     assert (card["game"], card["hand"], card["trick"], card["player"], card["line"]) == (1, 1, 1, "Dolors", 9)
-    assert doc["summary"] == {"files": 1, "games": 1, "errors": 3, "warnings": 0}
+    assert doc["summary"] == {"files": 1, "games": 1, "errors": 3, "warnings": 1}
 
 
 def test_validate_clean_record_exits_0(tmp_path: Path) -> None:

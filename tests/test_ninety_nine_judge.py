@@ -419,7 +419,10 @@ def test_the_score_sheet_shows_bids_tricks_and_bonuses_from_the_ruleset() -> Non
     text = console.export_text()
     assert "bid 3 · 3 tricks · exact +30" in text
     assert "bid 5 · 5 tricks · exact +20 · call +30" in text
-    assert "turn-up: KC, trump clubs" in text and "declared: Al (not made)" in text
+    # each kind of hand note has a column of its own, headed by its label
+    header = next(line for line in text.splitlines() if "dealer" in line)
+    assert "turn-up" in header and "declared" in header
+    assert "KC, trump clubs" in text and "Al (not made)" in text
 
 
 # --------------------------------------------------------------------------- the samples

@@ -174,7 +174,14 @@ def test_the_stepper_in_a_real_terminal(tmp_path: Path) -> None:
         subprocess.run([*tmux, "send-keys", "-t", session, "Down"], check=True)
         wait_for(lambda s: "bottle 17, held by Christian" in s, "the bottle after trick 1")
         subprocess.run([*tmux, "send-keys", "-t", session, "q"], check=True)
-        dead = wait_for(lambda s: "Pane is dead" in s, "the end of the stepper after q")
-        assert "status 0" in dead
+
+        def pane() -> str:
+            fmt = "#{pane_dead} #{pane_dead_status}"
+            return subprocess.run([*tmux, "list-panes", "-t", session, "-F", fmt], capture_output=True, text=True).stdout
+
+        deadline = time.monotonic() + 30
+        while not pane().startswith("1") and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert pane().split() == ["1", "0"], f"the stepper did not quit cleanly on q: {pane()!r}\n{screen()}"
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)

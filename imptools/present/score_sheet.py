@@ -1,4 +1,9 @@
-"""The score sheet of `imp score`: hands as rows, players as columns, running totals."""
+"""The score sheet of `imp score`: hands as rows, players (or sides) as columns, running totals.
+
+What a game adds of its own (trump and calls, a multiplier, a race to a target)
+comes from the ruleset as labelled notes, shown as they come: one column per
+label of the hands' notes, one line per note of the game.
+"""
 
 from __future__ import annotations
 
@@ -24,7 +29,7 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
     """A Rich table of one game; recorded values that disagree are marked in red with the recorded number.
 
     What the ruleset says of each hand is shown as it comes: a player's note (how
-    the score is made up) under the score, the hand's notes in a last column.
+    the score is made up) under the score, the hand's notes in a column each, before the scores.
     """
     title_bits = [b for b in (game.tag("Event"), game.tag("Date")) if b]
     title = f"{game.path or '<text>'} · game {game.index} · {game.game_name or '?'}"
@@ -37,26 +42,29 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
     table = Table(title=title, title_justify="left", show_footer=True)
     table.add_column("hand", footer="total", justify="right")
     table.add_column("dealer")
+    labels = list(dict.fromkeys(label for hand in result.hands for label, _ in hand.notes))
+    for label in labels:
+        table.add_column(label, style="cyan")
     players = result.players
-    for name in players:
+    columns = _columns(result)
+    for name, heading in columns:
         total = result.totals.get(name)
-        table.add_column(name, justify="right", footer=str(total) if total is not None else "")
-    with_notes = any(hand.notes for hand in result.hands)
-    if with_notes:
-        table.add_column("notes", style="dim")
+        table.add_column(heading, justify="right", footer=str(total) if total is not None else "")
     recorded = _recorded(game)
     running = dict.fromkeys(players, 0)
     for hand in result.hands:
         rec_scores, rec_totals = recorded.get(hand.number, ({}, {}))
         detail = dict(hand.player_notes)
         cells: list[Text] = []
+        notes = dict(hand.notes)
         if hand.scores is None:
-            for _ in players:
+            for _ in columns:
                 cells.append(Text("incomplete" if not hand.complete else "unscorable", style="dim"))
         else:
             for name in players:
+                running[name] += hand.scores.get(name, 0)
+            for name, _ in columns:
                 value = hand.scores.get(name, 0)
-                running[name] += value
                 cell = Text(f"{value:+d}", style="bold")
                 cell.append(f"  {running[name]}", style="dim")
                 if name in rec_scores and rec_scores[name] != value:
@@ -66,10 +74,10 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
                 if name in detail:
                     cell.append(f"\n{detail[name]}", style="dim")
                 cells.append(cell)
-        if with_notes:
-            cells.append(Text("\n".join(f"{label}: {text}" for label, text in hand.notes)))
-        table.add_row(str(hand.number), hand.dealer or "?", *cells)
+        table.add_row(str(hand.number), hand.dealer or "?", *(notes.get(label, "") for label in labels), *cells)
     parts: list[RenderableType] = [table]
+    for label, text in result.notes:
+        parts.append(Text(f"{label}: {text}"))
     if result.over and result.winners:
         parts.append(Text(f"Winner: {' and '.join(result.winners)}", style="bold green"))
     elif result.totals:
@@ -77,3 +85,10 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
         leaders = [n for n in players if result.totals.get(n) == best]
         parts.append(Text(f"Leading after {len(result.hands)} hands: {' and '.join(leaders)} ({best})"))
     return Group(*parts)
+
+
+def _columns(result: GameResult) -> list[tuple[str, str]]:
+    """The score columns as (player whose score it shows, heading): one per side when the rules fix sides."""
+    if not result.sides:
+        return [(name, name) for name in result.players]
+    return [(side[0], "+".join(side)) for side in result.sides if side]

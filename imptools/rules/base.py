@@ -71,6 +71,10 @@ class GameResult:
     over: bool = False
     findings: tuple[Finding, ...] = field(default=())
     rules_checked: bool = True
+    sides: tuple[tuple[str, ...], ...] = ()
+    """The sides that score together for the whole game, when the rules fix them (empty: each player alone)."""
+    notes: tuple[tuple[str, str], ...] = ()
+    """`(label, text)` facts of the game for the score sheet (the race to the target ...)."""
 
     def all_findings(self) -> list[Finding]:
         """Game-level findings, then each hand's, in record order."""
@@ -350,6 +354,8 @@ class TrickRuleset(TokenRuleset):
 
     default_hands: int | None = None
     """Hands in a game when neither `Hands` nor `Target` says otherwise (None: no limit)."""
+    default_target: int | None = None
+    """The total that ends a game when neither `Hands` nor `Target` says otherwise (None: none)."""
 
     def table(self, game: Game) -> object | None:  # pragma: no cover - overridden
         """The per-game setup `play_hand` receives, or None when the rules cannot judge this game."""
@@ -364,6 +370,14 @@ class TrickRuleset(TokenRuleset):
     ) -> HandOutcome:
         """Play one hand: its findings, its scores and, when `steps` is set, its replay steps."""
         raise NotImplementedError
+
+    def sides(self, game: Game, table: object) -> tuple[tuple[str, ...], ...]:
+        """The sides that score together for the whole game (none by default: each player alone)."""
+        return ()
+
+    def game_notes(self, game: Game, table: object, totals: dict[str, int], over: bool) -> tuple[tuple[str, str], ...]:
+        """`(label, text)` facts of the whole game for the score sheet (none by default)."""
+        return ()
 
     def winners(self, game: Game, table: object, totals: dict[str, int]) -> tuple[str, ...]:
         """Who won a finished game: the highest total."""
@@ -407,9 +421,18 @@ class TrickRuleset(TokenRuleset):
                     outcome.player_notes,
                 )
             )
-        over = game_over(game, len(hands), totals, self.default_hands)
+        over = game_over(game, len(hands), totals, self.default_hands, self.default_target)
         winners = self.winners(game, table, totals) if over else ()
-        return GameResult(game.index, game.players, tuple(hands), totals, winners, over)
+        return GameResult(
+            game.index,
+            game.players,
+            tuple(hands),
+            totals,
+            winners,
+            over,
+            sides=self.sides(game, table),
+            notes=self.game_notes(game, table, totals, over),
+        )
 
     def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
         table = self.table(game)

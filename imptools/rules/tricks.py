@@ -553,9 +553,20 @@ def incomplete_finding(hand: Hand, tricks: int, report: Reporter) -> None:
     )
 
 
-def game_over(game: Game, hands: int, totals: Mapping[str, int], default_hands: int | None = None) -> bool:
-    """Whether the game has ended: after `Hands` hands (or the game's default), or when a total reaches `Target`."""
+def game_over(
+    game: Game,
+    hands: int,
+    totals: Mapping[str, int],
+    default_hands: int | None = None,
+    default_target: int | None = None,
+) -> bool:
+    """Whether the game has ended: after `Hands` hands (or the game's default), or when a total reaches `Target`.
+
+    `default_target` is the game's own target when neither `Target` nor `Hands` is given.
+    """
     target = game.tag("Target")
+    if default_target is not None and not target and not game.tag("Hands"):
+        return any(v >= default_target for v in totals.values())
     limit = game.tag("Hands")
     if limit and limit.isdigit():
         if hands >= int(limit):
