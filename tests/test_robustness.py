@@ -140,3 +140,103 @@ def test_a_folder_without_records_is_unreadable(tmp_path: Path) -> None:
     doc = json.loads(out.stdout)
     assert doc["unreadable"] == [{"path": str(tmp_path / "empty"), "message": "a folder with no .imp file in it"}]
     assert doc["findings"] == []
+
+
+# --------------------------------------------------------------------------- one mistake, one finding
+
+
+def judged(text: str) -> tuple[list[tuple[str, int | None, int | None]], list[dict[str, int] | None]]:
+    (game,) = games_of(text)
+    result = judge_game(game)
+    return [(f.code, f.hand, f.line) for f in result.all_findings()], [h.scores for h in result.hands]
+
+
+@pytest.mark.parametrize(
+    ("written", "slip"),
+    [
+        ("3. 37 33 14 23", "3 37 33 14 23"),
+        ("1. Adam:24 15 17 32 {", "1 24 15 17 32 {"),
+        ("1. Adam:24 15 17 32 {", "1 Adam:24 15 17 32 {"),
+        ("pass Adam > Betty 7", "pass Adam Betty 7"),
+        ("pass Doris > Christian 30", "pass Doris\tChristian 30"),
+        ("5. Betty:11 35 31 9", "5. Betty 11 35 31 9"),
+        ("2. Christian:8 4 6 7 ;", "2. Christian 8 4 6 7 ;"),
+    ],
+)
+def test_a_repaired_line_is_one_finding_and_the_hand_is_scored_as_meant(written: str, slip: str) -> None:
+    assert THURSDAY.count(written) == 1
+    clean_findings, clean_scores = judged(THURSDAY)
+    assert clean_findings == []
+    findings, scores = judged(THURSDAY.replace(written, slip))
+    line = THURSDAY[: THURSDAY.index(written)].count("\n") + 1
+    assert findings == [("syntax", 1, line)]
+    assert scores == clean_scores
+
+
+def test_a_line_that_cannot_be_repaired_is_skipped_with_one_finding() -> None:
+    findings, scores = judged(THURSDAY.replace("discard Betty 16\n", "discard Betty 16\n@@ spilled coffee here\n"))
+    assert findings == [("syntax", 1, 17)]
+    assert scores[0] is not None
+
+
+def test_a_misspelt_game_names_the_game_meant() -> None:
+    (game,) = games_of(THURSDAY.replace('[Game "bottle-imp"]', '[Game "botle-imp"]'))
+    (f,) = judge_game(game).all_findings()
+    assert (f.code, f.line, f.column, f.message) == ("syntax", 2, 1, "`botle-imp`: did you mean `bottle-imp`?")
+    (game,) = games_of(THURSDAY.replace('[Game "bottle-imp"]', '[Game "whist"]'))
+    (f,) = judge_game(game).all_findings()
+    assert f.message == "`whist` is not a game imptools knows (bottle-imp, botifarra, ninety-nine)"
+
+
+@dataclass
+class WithVariants(Exploding):
+    variants: tuple[str, ...] = ("classic", "teams", "teams-2-2-1-1", "second-bottle", "lopaka")
+
+
+def test_an_unknown_variant_is_reported_when_the_ruleset_lists_its_variants(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = get_ruleset("bottle-imp")
+    assert real is not None
+    text = THURSDAY.replace('[Variant "classic"]', '[Variant "clasic"]')
+    (game,) = games_of(text)
+    if getattr(real, "variants", None) is None:
+        # a ruleset that does not list its variants is not second-guessed
+        assert [f for f in judge_game(game).all_findings() if f.line == 3] == []
+    monkeypatch.setattr(imptools.check, "get_ruleset", lambda name: WithVariants(real))
+    found = [(f.code, f.line, f.column, f.message) for f in judge_game(game).all_findings() if f.line == 3]
+    assert found == [("syntax", 3, 1, "`clasic`: did you mean `classic`?")]
+    (game,) = games_of(THURSDAY.replace('[Variant "classic"]', '[Variant "grand"]'))
+    (f,) = [f for f in judge_game(game).all_findings() if f.line == 3]
+    assert f.message == "`grand` is not a variant of bottle-imp (classic, teams, teams-2-2-1-1, second-bottle, lopaka)"
+    (game,) = games_of(THURSDAY)
+    assert judge_game(game).all_findings() == []
+
+
+# --------------------------------------------------------------------------- files that hold no notation
+
+
+@pytest.mark.parametrize(
+    ("content", "why"),
+    [
+        (b"eggs\nmilk 2\n1 dozen apples\ndeal with it\n", "no line is a tag like"),
+        (bytes(range(256)) * 40, "this is not a text file"),
+        (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "this is not a text file"),
+        (b"", "the file is empty"),
+        (b"; just a note\n\n", "the file is empty but for comments"),
+    ],
+)
+def test_a_file_without_notation_is_one_finding_and_exit_1(tmp_path: Path, content: bytes, why: str) -> None:
+    p = tmp_path / "list.imp"
+    p.write_bytes(content)
+    (game,) = read_games(p)
+    (f,) = game.findings
+    assert f.code == "syntax" and f.message.startswith("no Imp notation found: ") and why in f.message
+    out = run("validate", "--json", str(p))
+    assert out.exit_code == 1
+    (g,) = json.loads(out.stdout)["findings"]
+    assert g["message"] == f.message and (g["line"], g["game"]) == (1, 1)
+    assert run("fmt", "--check", str(p)).exit_code == 1
+
+
+def test_junk_before_the_first_tag_is_reported_on_game_1() -> None:
+    (game,) = games_of("shopping: eggs\n" + THURSDAY)
+    assert [(f.code, f.line, f.game) for f in game.findings] == [("syntax", 1, 1)]
