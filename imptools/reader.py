@@ -464,35 +464,37 @@ def _text_lines(source: IO[str]) -> Iterator[_Physical]:
             yield _checked(number, piece, None)
 
 
+_OUTSIDE = re.compile(r'[{";]')
+_QUOTED = re.compile(r'[\\"]')
+
+
 def _scan(text: str, in_note: bool) -> tuple[bool, int]:
-    """Whether a `{` is still open at the end of `text`, and where the last unclosed `{` opened (-1 if none)."""
-    quoted = False
+    """Whether a `{` is still open at the end of `text`, and where the last unclosed `{` opened (-1 if none).
+
+    Jumps from one character that matters to the next, so a long line costs little.
+    """
     opened = -1
     i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
+    while True:
         if in_note:
             close = text.find("}", i)
             if close < 0:
-                break
-            in_note = False
-            opened = -1
-            i = close
-        elif quoted:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch == ";":
-            break
-        elif ch == "{":
-            in_note = True
-            opened = i
-        i += 1
-    return in_note, opened
+                return True, opened
+            in_note, opened, i = False, -1, close + 1
+            continue
+        m = _OUTSIDE.search(text, i)
+        if m is None or m.group() == ";":
+            return False, -1
+        if m.group() == "{":
+            in_note, opened, i = True, m.start(), m.end()
+            continue
+        # a quoted tag value: `{` and `;` inside it are text; `\` escapes the next character
+        i = m.end()
+        while (q := _QUOTED.search(text, i)) is not None and q.group() == "\\":
+            i = q.end() + 1
+        if q is None:
+            return False, -1
+        i = q.end()
 
 
 class _Lookahead:

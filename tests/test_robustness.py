@@ -240,3 +240,136 @@ def test_a_file_without_notation_is_one_finding_and_exit_1(tmp_path: Path, conte
 def test_junk_before_the_first_tag_is_reported_on_game_1() -> None:
     (game,) = games_of("shopping: eggs\n" + THURSDAY)
     assert [(f.code, f.line, f.game) for f in game.findings] == [("syntax", 1, 1)]
+
+
+# --------------------------------------------------------------------------- limits: bounded time and memory
+
+HEAD4 = '[Game "bottle-imp"]\n[Players "Adam Betty Christian Doris"]\n'
+
+
+def peak_while(fn: Any) -> tuple[Any, float, float]:
+    """Run `fn`; its result, the peak of memory traced (MB) and the seconds it took."""
+    import time
+    import tracemalloc
+
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        result = fn()
+        return result, tracemalloc.get_traced_memory()[1] / 1e6, time.perf_counter() - start
+    finally:
+        tracemalloc.stop()
+
+
+def test_a_line_of_megabytes_is_reported_and_skipped_in_bounded_memory(tmp_path: Path) -> None:
+    p = tmp_path / "long.imp"
+    with p.open("w", encoding="utf-8") as out:
+        out.write(HEAD4 + "hand 1\n1. 1 2 3 4\n2. ")
+        for _ in range(400):
+            out.write("5 " * 10_000)  # one line of 8 MB
+        out.write("\n3. 5 6 7 8\n")
+    games, peak, seconds = peak_while(lambda: list(read_games(p)))
+    (game,) = games
+    (f,) = game.findings
+    assert (f.code, f.line, f.hand) == ("syntax", 5, 1)
+    assert f.message == "Line 5 is 8,000,003 bytes long (a record's lines stay under 100,000): not read"
+    assert [t.number for t in game.hands[0].tricks] == [1, 3]
+    assert peak < 5 and seconds < 5
+
+
+def test_a_long_line_in_text_and_crlf_at_chunk_edges() -> None:
+    import io
+
+    (game,) = read_games(io.StringIO(HEAD4 + "hand 1\n;" + "x" * 200_000 + "\r\n1. 1 2 3 4\r\n"))
+    assert [(f.line, f.message[:24]) for f in game.findings] == [(4, "Line 4 is 200,001 charac")]
+    assert game.hands[0].tricks[0].line == 5
+    # CRLF split across the reader's chunks still ends one line, never two
+    text = HEAD4 + "hand 1\n" + "; pad\r\n" * 20_000 + "1. 1 2 3 4\r\n"
+    (game,) = read_games(io.BytesIO(text.encode()))
+    assert game.findings == () and game.hands[0].tricks[0].line == 20_004
+
+
+def test_an_annotation_never_closed_in_a_huge_file_costs_bounded_time_and_memory(tmp_path: Path) -> None:
+    p = tmp_path / "brace.imp"
+    with p.open("w", encoding="utf-8") as out:
+        out.write(HEAD4 + "hand 1\n1. 1 2 3 4 {never closed\n")
+        blank = " " * 9_999 + "\n"
+        for _ in range(3_000):  # 30 MB with no `}`
+            out.write(blank)
+        out.write("2. 5 6 7 8\n")
+    games, peak, seconds = peak_while(lambda: list(read_games(p)))
+    (game,) = games
+    assert [(f.line, f.column, f.message) for f in game.findings] == [
+        (4, 12, "`{` opens an annotation that is never closed with `}`")
+    ]
+    assert [t.number for t in game.hands[0].tricks] == [1, 2]
+    assert peak < 15 and seconds < 5
+
+
+def test_every_line_opening_an_annotation_stays_linear() -> None:
+    lines = [f"{n}. 1 2 3 4 {{note {n}" for n in range(1, 3_001)]
+    games, _peak, seconds = peak_while(lambda: list(read_games(HEAD4 + "hand 1\n" + "\n".join(lines) + "\n")))
+    (game,) = games
+    assert len(game.hands[0].tricks) == 3_000
+    assert len(game.findings) == 101  # 100 listed, then one that counts the rest
+    assert game.findings[-1].message.startswith("... and 2,900 more lines")
+    assert seconds < 5
+
+
+def test_an_annotation_may_span_lines_up_to_the_limit() -> None:
+    from imptools.reader import MAX_NOTE_LINES
+
+    inside = "\n".join(f"line {i} of the story" for i in range(MAX_NOTE_LINES - 2))
+    (game,) = read_games(HEAD4 + "hand 1\n1. 1 2 3 4 {" + inside + "}\n2. 5 6 7 8\n")
+    assert game.findings == ()
+    assert game.hands[0].tricks[0].plays[-1].annotations[0].text.count("\n") == MAX_NOTE_LINES - 3
+
+
+def test_nul_bytes_and_bytes_that_are_not_utf8_cost_their_line_only(tmp_path: Path) -> None:
+    p = tmp_path / "mixed.imp"
+    p.write_bytes(
+        HEAD4.encode() + b"hand 1\n1. 1 2\x003 4\n2. 5 6 7 8\n3. 9 10 \xff 11\n\x00\x00\x00\n4. 12 13 14 15\n"
+    )
+    (game,) = read_games(p)
+    assert [(f.line, f.column, f.message.split(" ")[0]) for f in game.findings] == [
+        (4, 7, "Control"),
+        (6, 9, "Byte"),
+        (7, 1, "Control"),
+    ]
+    assert "U+0000" in game.findings[0].message
+    assert [t.number for t in game.hands[0].tricks] == [2, 3, 4]
+
+
+def test_many_games_stream_in_memory_that_does_not_grow_with_the_file(tmp_path: Path) -> None:
+    def peak_for(games: int) -> float:
+        p = tmp_path / f"g{games}.imp"
+        p.write_text((HEAD4 + "hand 1\n") * games, encoding="utf-8")
+
+        def count() -> int:
+            return sum(1 for _ in read_games(p))
+
+        n, peak, _seconds = peak_while(count)
+        assert n == games
+        return peak
+
+    small, large = peak_for(500), peak_for(5_000)
+    assert large < small * 1.5 + 0.5
+
+
+def test_a_thousand_players_is_one_finding_and_the_game_is_not_judged() -> None:
+    names = " ".join(f"P{i}" for i in range(1_000))
+    text = f'[Game "bottle-imp"]\n[Players "{names}"]\nhand 1\n1. 1 2 3\n'
+    (game,) = games_of(text)
+    result, _peak, seconds = peak_while(lambda: judge_game(game))
+    (f,) = result.all_findings()
+    assert (f.code, f.line) == ("syntax", 2)
+    assert f.message == "Players names 1,000 players; imptools judges games of at most 64 (this game is not judged)"
+    assert not result.rules_checked and seconds < 1
+
+
+def test_players_named_twice_or_not_names() -> None:
+    (game,) = games_of('[Game "bottle-imp"]\n[Players "Adam Betty Adam 9lives"]\nhand 1\n')
+    assert [f.message for f in game.findings] == [
+        "`9lives` in Players is not a player name (a letter, then letters, digits, _ ' or -)",
+        "`Adam` is named twice in Players: the players of a game have different names",
+    ]
