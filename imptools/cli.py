@@ -7,6 +7,8 @@ presenter and sets the exit status; no rule is decided here.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import os
 import sys
 import tempfile
@@ -141,6 +143,18 @@ def read(path: str, inputs: Inputs) -> Iterator[Game]:
                 name,
                 last + 1,
             )
+        )
+
+
+def read_bytes(data: bytes, path: str, inputs: Inputs) -> Iterator[Game]:
+    """The games of content already read (`fmt` reads a file once, to compare and to rewrite it safely)."""
+    from imptools.reader import read_games
+
+    try:
+        yield from read_games(io.BytesIO(data), path="<stdin>" if path == STDIN else shown(path))
+    except Exception as exc:  # a bug in the reader must not stop the batch
+        inputs.internal.append(
+            Finding(INTERNAL, f"imptools failed while reading this file ({type(exc).__name__}: {exc})", path=path)
         )
 
 
@@ -320,21 +334,93 @@ def _print_failures(console: Console, failures: list[Finding]) -> None:
 # --------------------------------------------------------------------------- fmt, export, import
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Replace `path` with `text` in one step: a crash leaves the old file or the new one, never half of each."""
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What a file was when it was read: a writer refuses to replace a file that no longer matches."""
+
+    mtime_ns: int
+    size: int
+    digest: str
+
+    @classmethod
+    def of(cls, path: str | Path, data: bytes | None = None) -> Snapshot | None:
+        """The file as it is now (None when there is none); `data`, when given, is its content just read."""
+        try:
+            st = os.stat(path)
+            if data is None:
+                data = Path(path).read_bytes()
+        except FileNotFoundError:
+            return None
+        return cls(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
+
+
+class ChangedError(Exception):
+    """The file to replace changed since it was read; nothing was written."""
+
+
+def write_atomically(path: str, text: str, guard: bool = False, expect: Snapshot | None = None) -> None:
+    """Replace `path` with `text` in one step: a crash leaves the old file or the new one, never half of each.
+
+    The new file keeps the old one's permissions (a new file gets the usual ones), a symbolic link
+    stays a link to the file replaced, and the data is on disk before the rename. With `guard`,
+    `expect` is what the file was when read (a `Snapshot`, or None for "there was no file"): a
+    file that changed since is left alone and `ChangedError` is raised.
+    """
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        if guard and Snapshot.of(target) != expect:
+            raise ChangedError(f"{shown(path)} changed since it was read")
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    with contextlib.suppress(OSError):  # the rename itself on disk, where the system allows it
+        dirfd = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(dirfd)
+        finally:
+            os.close(dirfd)
+
+
+def _comments(games: list[Game]) -> list[str]:
+    """Every comment and annotation of `games`, in a stable order: what a rewrite must keep."""
+    from imptools.record import CommentLine, Trick
+
+    found: list[str] = []
+
+    def element(x: Any) -> None:
+        found.extend(a.text for a in getattr(x, "annotations", ()))
+        remark = getattr(x, "remark", None)
+        if remark is not None:
+            found.append(remark)
+        if isinstance(x, CommentLine):
+            found.append(x.text)
+        if isinstance(x, Trick):
+            for play in x.plays:
+                found.extend(a.text for a in play.annotations)
+
+    for game in games:
+        for item in game.header:
+            element(item)
+        for hand in game.hands:
+            element(hand)
+            for line in hand.lines:
+                element(line)
+    return sorted(found)
 
 
 @app.command()
@@ -369,9 +455,16 @@ def fmt(
     inputs = expand(files)
     status = EXIT_OK
     for path in inputs.paths:
-        games = list(read(path, inputs))
-        if path in inputs.unreadable:
+        try:
+            before = None if path == STDIN else Snapshot.of(path)
+            data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+        except OSError as exc:
+            _unreadable(inputs, path, exc.strerror or str(exc))
             continue
+        snapshot = None if path == STDIN else Snapshot.of(path, data)
+        if before is None or snapshot is None or (before.mtime_ns, before.size) != (snapshot.mtime_ns, snapshot.size):
+            snapshot = None  # changing while it was read: never rewritten
+        games = list(read_bytes(data, path, inputs))
         syntax = [f for g in games for f in g.findings if f.code == "syntax"]
         if syntax:
             for f in syntax:
@@ -380,18 +473,35 @@ def fmt(
             status = EXIT_FOUND
             continue
         text = format_games(games)
+        original = data.decode("utf-8", errors="replace")
+        if original != text and _comments(list(read_bytes(text.encode("utf-8"), path, inputs))) != _comments(games):
+            _error(f"{path}: not formatted: the canonical form would lose a comment (a bug; please report it)")
+            status = EXIT_INTERNAL
+            continue
         if check:
-            original = sys.stdin.read() if path == STDIN else Path(path).read_bytes().decode("utf-8", errors="replace")
             if original != text:
                 print(f"would reformat {path}")
                 status = EXIT_FOUND
         elif write and path != STDIN:
-            original = Path(path).read_bytes().decode("utf-8", errors="replace")
-            if original != text:
-                write_atomically(path, text)
-                print(f"reformatted {path}", file=sys.stderr)
+            if original == text:
+                continue
+            try:
+                if snapshot is None:
+                    raise ChangedError(path)
+                write_atomically(path, text, guard=True, expect=snapshot)
+            except ChangedError:
+                _error(f"{path} changed since it was read; not rewritten (run imp fmt again)")
+                status = max(status, EXIT_FOUND)
+                continue
+            except OSError as exc:
+                _error(f"cannot write {path}: {exc.strerror or exc}")
+                status = max(status, EXIT_FOUND)
+                continue
+            print(f"reformatted {path}", file=sys.stderr)
         else:
             sys.stdout.write(text)
+    if inputs.internal:
+        raise typer.Exit(EXIT_INTERNAL)
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     raise typer.Exit(status)
@@ -436,6 +546,7 @@ def import_(
     """
     from imptools.writer import RecordJSONError, format_games, games_from_json
 
+    before = Snapshot.of(output) if output else None
     try:
         data = sys.stdin.buffer.read() if file == STDIN else Path(file).read_bytes()
     except OSError as exc:
@@ -448,7 +559,14 @@ def import_(
         raise typer.Exit(EXIT_FOUND) from None
     text = format_games(games)
     if output:
-        write_atomically(output, text)
+        try:
+            write_atomically(output, text, guard=True, expect=before)
+        except ChangedError:
+            _error(f"{output} changed while the export was read; not overwritten (run imp import again)")
+            raise typer.Exit(EXIT_FOUND) from None
+        except OSError as exc:
+            _error(f"cannot write {output}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_FOUND) from None
     else:
         sys.stdout.write(text)
 

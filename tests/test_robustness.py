@@ -86,8 +86,8 @@ def test_a_ruleset_that_cannot_be_loaded_is_an_internal_finding(monkeypatch: pyt
     assert "loading the rules" in f.message and "ImportError" in f.message
 
 
-def run(*args: str) -> Any:
-    return CliRunner().invoke(app, list(args), catch_exceptions=False)
+def run(*args: str, input: str | None = None) -> Any:
+    return CliRunner().invoke(app, list(args), input=input, catch_exceptions=False)
 
 
 def test_validate_batch_goes_on_after_an_internal_failure(exploding: None, tmp_path: Path) -> None:
@@ -373,3 +373,93 @@ def test_players_named_twice_or_not_names() -> None:
         "`9lives` in Players is not a player name (a letter, then letters, digits, _ ' or -)",
         "`Adam` is named twice in Players: the players of a game have different names",
     ]
+
+
+# --------------------------------------------------------------------------- writers: atomic, careful, faithful
+
+MESSY = THURSDAY.replace("hand 1 dealer Doris", "hand 1   dealer Doris").replace("3. 37 33", "3.  37  33")
+
+
+def test_fmt_write_keeps_permissions_and_links(tmp_path: Path) -> None:
+    import os
+    import stat
+
+    real = tmp_path / "night.imp"
+    real.write_text(MESSY, encoding="utf-8")
+    real.chmod(0o640)
+    link = tmp_path / "link.imp"
+    link.symlink_to(real)
+    out = run("fmt", "--write", str(link))
+    assert out.exit_code == 0, out.output
+    assert link.is_symlink() and "hand 1 dealer Doris" in real.read_text(encoding="utf-8")
+    assert stat.S_IMODE(os.stat(real).st_mode) == 0o640
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.imp", "night.imp"]
+
+
+def test_fmt_write_refuses_a_file_changed_since_it_was_read(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import imptools.writer
+
+    p = tmp_path / "night.imp"
+    p.write_text(MESSY, encoding="utf-8")
+    theirs = MESSY + "\n; added by Betty while imp was formatting\n"
+    real_format = imptools.writer.format_games
+
+    def format_while_someone_saves(games: Any) -> str:
+        p.write_text(theirs, encoding="utf-8")  # another editor saves the file meanwhile
+        return real_format(games)
+
+    monkeypatch.setattr(imptools.writer, "format_games", format_while_someone_saves)
+    out = run("fmt", "--write", str(p))
+    assert out.exit_code == 1
+    assert f"{p} changed since it was read; not rewritten (run imp fmt again)" in out.output
+    assert p.read_text(encoding="utf-8") == theirs
+    assert [x.name for x in tmp_path.iterdir()] == ["night.imp"]
+
+
+def test_fmt_never_writes_a_form_that_loses_a_comment(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import imptools.writer
+
+    p = tmp_path / "night.imp"
+    p.write_text(MESSY, encoding="utf-8")
+    real_format = imptools.writer.format_games
+    monkeypatch.setattr(
+        imptools.writer, "format_games", lambda games: real_format(games).replace(" {the rulebook example", " {x")
+    )
+    out = run("fmt", "--write", str(p))
+    assert out.exit_code == 3 and "would lose a comment" in out.output
+    assert p.read_text(encoding="utf-8") == MESSY
+
+
+def test_fmt_check_reads_standard_input_once() -> None:
+    assert run("fmt", "--check", "-", input=MESSY).exit_code == 1
+    canonical = run("fmt", "-", input=MESSY).stdout
+    assert run("fmt", "--check", "-", input=canonical).exit_code == 0
+
+
+def test_import_output_is_atomic_and_refuses_a_file_changed_meanwhile(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import os
+    import stat
+
+    import imptools.writer
+
+    exported = tmp_path / "night.json"
+    exported.write_bytes(imptools.writer.games_to_json(games_of(THURSDAY)))
+    new = tmp_path / "new.imp"
+    assert run("import", str(exported), "-o", str(new)).exit_code == 0
+    assert new.read_text(encoding="utf-8") == imptools.writer.format_games(games_of(THURSDAY))
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(os.stat(new).st_mode) == 0o666 & ~umask
+
+    real_from_json = imptools.writer.games_from_json
+
+    def read_while_someone_saves(data: Any) -> Any:
+        new.write_text("; Doris's own notes\n", encoding="utf-8")
+        return real_from_json(data)
+
+    monkeypatch.setattr(imptools.writer, "games_from_json", read_while_someone_saves)
+    out = run("import", str(exported), "-o", str(new))
+    assert out.exit_code == 1 and "changed while the export was read; not overwritten" in out.output
+    assert new.read_text(encoding="utf-8") == "; Doris's own notes\n"
