@@ -110,14 +110,27 @@ def _pos(tok: Token) -> tuple[int, int]:
     return _CTX.first_line + (tok.line or 1) - 1, tok.column or 1
 
 
+_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def _int(text: str, line: int, column: int) -> int:
+    """A number of the record (hand, trick, pack, points): ASCII digits, at most nine of them."""
+    if not _NUMBER.fullmatch(text):
+        digits = text.lstrip("+-")
+        if digits.isascii() and digits.isdigit():
+            raise RecordSyntaxError(f"`{text[:20]}...` ({len(digits):,} digits) is too large a number", line, column)
+        raise RecordSyntaxError(f"`{text}` is not a number", line, column)
+    return int(text)
+
+
 def _name(tok: Token) -> NameRef:
     """`Adam` or `Keawe.2` (a name with its pack or pile)."""
     line, col = _pos(tok)
     text = str(tok)
     pack: int | None = None
     base, dot, rest = text.rpartition(".")
-    if dot and rest.isdigit() and base:
-        text, pack = base, int(rest)
+    if dot and rest.isascii() and rest.isdigit() and base:
+        text, pack = base, _int(rest, line, col)
     if not _NAME.fullmatch(text):
         raise RecordSyntaxError(f"`{tok}` is not a player name (a letter, then letters, digits, _ ' or -)", line, col)
     return NameRef(text, line, col, pack)
@@ -166,8 +179,8 @@ class _LineBuilder(Transformer[Token, Any]):
         return Tag(str(name), re.sub(r"\\(.)", r"\1", raw), line, col - 1)
 
     def hand(self, number: Token, _dealer_kw: Token | None, dealer: Token | None) -> Hand:
-        line, _ = _pos(number)
-        return Hand(int(number), line, 1, _name(dealer) if dealer is not None else None)
+        line, col = _pos(number)
+        return Hand(_int(str(number), line, col), line, 1, _name(dealer) if dealer is not None else None)
 
     def deal(self, who: Token, *cards: Token) -> Deal:
         player = _name(who)
@@ -183,7 +196,7 @@ class _LineBuilder(Transformer[Token, Any]):
 
     def open(self, who: Token, pack: Token) -> Open:
         player = _name(who)
-        return Open(player, int(pack), player.line, 1)
+        return Open(player, _int(str(pack), *_pos(pack)), player.line, 1)
 
     def imp(self, *cards: Token) -> ImpTrick:
         line, _ = _pos(cards[0])
@@ -203,8 +216,8 @@ class _LineBuilder(Transformer[Token, Any]):
 
     def bid(self, who: Token, *rest: Token) -> Bid:
         player = _name(who)
-        if len(rest) == 1 and str(rest[0]).isdigit():
-            return Bid(player, (), int(rest[0]), player.line, 1)
+        if len(rest) == 1 and str(rest[0]).isascii() and str(rest[0]).isdigit():
+            return Bid(player, (), _int(str(rest[0]), *_pos(rest[0])), player.line, 1)
         return Bid(player, tuple(_card(c) for c in rest), None, player.line, 1)
 
     def declare(self, kind: Token, who: Token) -> Declare:
@@ -213,14 +226,14 @@ class _LineBuilder(Transformer[Token, Any]):
 
     def trick(self, number: Token, *plays: Token) -> Trick:
         line, col = _pos(number)
-        return Trick(int(str(number)[:-1]), tuple(_play(p) for p in plays), line, col)
+        return Trick(_int(str(number)[:-1], line, col), tuple(_play(p) for p in plays), line, col)
 
     def score(self, kind: Token, *pairs: Token) -> ScoreLine:
         line, col = _pos(kind)
         entries = []
         for who, value in zip(pairs[::2], pairs[1::2]):
             player = _name(who)
-            entries.append(ScoreEntry(player, int(value), player.line, player.column))
+            entries.append(ScoreEntry(player, _int(str(value), *_pos(value)), player.line, player.column))
         return ScoreLine(str(kind), tuple(entries), line, col)
 
 
@@ -308,7 +321,14 @@ def _describe(err: UnexpectedInput, text: str, first_line: int) -> RecordSyntaxE
     where = f"in this `{keyword}` line, " if keyword in _LINE_KEYWORDS else ""
     if isinstance(err, UnexpectedCharacters):
         line = first_line + err.line - 1
-        bad = text.split("\n")[err.line - 1][err.column - 1 :].split(None, 1)[0] if text else ""
+        lines = text.split("\n")
+        rest = lines[err.line - 1][err.column - 1 :] if 0 < err.line <= len(lines) else ""
+        words = rest.split(None, 1)
+        bad = words[0] if words else rest[:1]
+        odd = next((c for c in bad if not c.isprintable() or c.isspace()), None)
+        if odd is not None:
+            msg = f"{where}the character U+{ord(odd):04X}, which does not show, is not understood here"
+            return RecordSyntaxError(msg[0].upper() + msg[1:], line, err.column)
         if bad.startswith("{"):
             return RecordSyntaxError("`{` opens an annotation that is never closed with `}`", line, err.column)
         msg = f"{where}`{bad}` is not understood here: expected {_expected(err.allowed or ())}"

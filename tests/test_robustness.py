@@ -463,3 +463,79 @@ def test_import_output_is_atomic_and_refuses_a_file_changed_meanwhile(
     out = run("import", str(exported), "-o", str(new))
     assert out.exit_code == 1 and "changed while the export was read; not overwritten" in out.output
     assert new.read_text(encoding="utf-8") == "; Doris's own notes\n"
+
+
+# --------------------------------------------------------------------------- crashes found by fuzzing
+
+
+def test_regression_an_invisible_separator_in_a_line_is_a_finding() -> None:
+    # U+2028 is neither a word nor a space to the grammar: describing it raised IndexError
+    (game,) = games_of(HEAD4 + "hand 1\ndeal Adam 1 2\u2028\n1. 1 2 3 4\n")
+    (f,) = game.findings
+    assert (f.line, f.column) == (4, 14)
+    assert f.message == "In this `deal` line, the character U+2028, which does not show, is not understood here"
+    assert game.hands[0].tricks[0].number == 1
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "message"),
+    [
+        ("score Adam " + "9" * 400, 12, "`99999999999999999999...` (400 digits) is too large a number"),
+        ("hand 12345678901", 6, "`12345678901...` (11 digits) is too large a number"),
+        ("1234567890123. 1 2 3 4", 1, "`1234567890123...` (13 digits) is too large a number"),
+        ("open Adam 99999999999", 11, "`99999999999...` (11 digits) is too large a number"),
+        ("deal Adam.²2 1 2", 6, "`Adam.²2` is not a player name (a letter, then letters, digits, _ ' or -)"),
+    ],
+)
+def test_regression_numbers_too_large_for_a_record(line: str, column: int, message: str) -> None:
+    # a 400-digit score made the JSON export raise ("Integer exceeds 64-bit range"); 5,000 digits made int() raise
+    from imptools.writer import games_from_json, games_to_json
+
+    games = games_of(HEAD4 + "hand 1\n" + line + "\n")
+    (f,) = games[0].findings
+    assert (f.line, f.column, f.message) == (4, column, message)
+    assert games_from_json(games_to_json(games)) == games
+
+
+def test_regression_a_bid_of_a_digit_that_is_not_ascii() -> None:
+    # `"²".isdigit()` is true but int("²") raises
+    (game,) = games_of('[Game "ninety-nine"]\n[Players "Al Bo Cy"]\nhand 1\nbid Al ²\n')
+    assert game.findings == ()
+    assert [c.text for c in game.hands[0].bids[0].cards] == ["²"]
+
+
+RULES_CRASH = "rules: a deal token that is not a card of the deck reaches a KeyError in rules/bottle_imp.py"
+
+
+@pytest.mark.xfail(strict=True, reason=RULES_CRASH)
+@pytest.mark.parametrize("token", ["27.5", "9" * 400, "1.5"])
+def test_rules_judge_a_deal_with_a_token_that_is_not_a_card(token: str) -> None:
+    (game,) = games_of(THURSDAY.replace("deal Adam 2 4 6 7 13 14 20 24 26", f"deal Adam 2 4 6 7 13 14 20 24 {token}"))
+    codes = [f.code for f in judge_game(game).all_findings()]
+    assert "internal" not in codes and "unknown-card" in codes
+
+
+LOPAKA = (SAMPLES / "lopaka.imp").read_text(encoding="utf-8")
+
+
+@pytest.mark.xfail(strict=True, reason="rules: a Lopaka deal token that is not a card reaches a KeyError (automaton)")
+def test_rules_judge_lopaka_with_a_token_that_is_not_a_card() -> None:
+    deal = next(line for line in LOPAKA.splitlines() if line.startswith("deal Lopaka "))
+    (game, *_) = games_of(LOPAKA.replace(deal, deal + " 532", 1))
+    codes = [f.code for f in judge_game(game).all_findings()]
+    assert "internal" not in codes and "unknown-card" in codes
+
+
+@pytest.mark.parametrize("token", ["27.5", "9" * 400])
+def test_while_rules_fail_on_such_a_deal_the_batch_goes_on(tmp_path: Path, token: str) -> None:
+    bad = tmp_path / "a.imp"
+    bad.write_text(
+        THURSDAY.replace("deal Adam 2 4 6 7 13 14 20 24 26", f"deal Adam 2 4 6 7 13 14 20 24 {token}"), encoding="utf-8"
+    )
+    good = tmp_path / "b.imp"
+    good.write_text(THURSDAY, encoding="utf-8")
+    out = run("validate", "--json", str(bad), str(good))
+    assert out.exit_code in (1, 3)  # 3 while the ruleset fails, 1 once it reports the card
+    doc = json.loads(out.stdout)
+    assert doc["summary"]["games"] == 2
+    assert all(f["path"] == str(bad) for f in doc["findings"])
