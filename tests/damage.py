@@ -86,3 +86,50 @@ def damage(data: bytes, rng: random.Random, others: list[bytes] | None = None) -
                 lines[i] = b" ".join(words)
             out = bytearray(b"\n".join(lines))
     return bytes(out)
+
+
+KEYS = {"code", "severity", "path", "line", "column", "game", "hand", "trick", "player", "message"}
+
+
+def check_batch(command: str, paths: list[str]) -> dict[str, int]:
+    """Run `imp COMMAND --json` over `paths` as a user would; count what happened; AssertionError on a broken promise.
+
+    The promises: no traceback on stderr; exit 0, 1 or 2, or 3 only with an `internal` finding; stdout is
+    one JSON document; every finding has the keys of the notation's section 8.
+    """
+    import json
+    import os
+    import subprocess
+    import sys
+
+    out = subprocess.run(
+        [sys.executable, "-m", "imptools", command, "--json", *paths],
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+    )
+    stderr = out.stderr.decode("utf-8", "replace")
+    assert "Traceback" not in stderr, stderr[-3000:]
+    assert out.returncode in (0, 1, 2, 3), (out.returncode, stderr[-2000:])
+    doc = json.loads(out.stdout)  # one whole document, or this raises
+    findings = doc["findings"] if command == "validate" else doc["internal"]
+    for f in findings:
+        assert set(f) >= KEYS, f
+    if command == "score":
+        for game in doc["games"]:
+            assert {"path", "game", "players", "hands", "totals"} <= set(game), game
+    internal = sum(1 for f in findings if f["code"] == "internal")
+    assert (out.returncode == 3) == (internal > 0), (out.returncode, internal)
+    return {f"exit {out.returncode}": 1, "internal findings": internal, "findings": len(findings)}
+
+
+def damaged_batches(folder: Path, copies: int, seed: int, batch: int = 100) -> list[list[str]]:
+    """Write `copies` damaged copies of the seed records into `folder`, in groups of `batch` paths."""
+    rng = random.Random(seed)
+    seeds = seed_records()
+    paths = []
+    for i in range(copies):
+        p = folder / f"d{i:05d}.imp"
+        p.write_bytes(damage(rng.choice(seeds), rng, seeds))
+        paths.append(str(p))
+    return [paths[i : i + batch] for i in range(0, len(paths), batch)]
