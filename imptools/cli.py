@@ -525,8 +525,9 @@ def export(
     inputs = expand(files)
     games = [g for path in inputs.paths for g in read(path, inputs)]
     sys.stdout.buffer.write(games_to_json(games) + b"\n")
-    if inputs.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
+    for f in inputs.internal:
+        _error(f"{f.path}: {f.message}")
+    raise typer.Exit(inputs.status(False))
 
 
 @app.command("import")

@@ -439,16 +439,9 @@ def _checked(number: int, text: str, problem: Finding | None) -> _Physical:
     if number == 1 and text.startswith("\ufeff"):
         text = text[1:]
     bad = _CONTROL.search(text)
-    if bad is not None and problem is None:
-        problem = Finding(
-            "syntax",
-            f"Control character U+{ord(bad.group()):04X} in this line: a record is plain text; line not read",
-            number,
-            bad.start() + 1,
-        )
-        return _Physical(number, "", problem)
-    if bad is not None:
-        text = ""
+    if bad is not None:  # (this says more than a byte that is not UTF-8 on the same line)
+        message = f"Control character U+{ord(bad.group()):04X} in this line: a record is plain text; line not read"
+        return _Physical(number, "", Finding("syntax", message, number, bad.start() + 1))
     return _Physical(number, text, problem)
 
 
