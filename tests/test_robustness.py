@@ -248,7 +248,11 @@ HEAD4 = '[Game "bottle-imp"]\n[Players "Adam Betty Christian Doris"]\n'
 
 
 def peak_while(fn: Any) -> tuple[Any, float, float]:
-    """Run `fn`; its result, the peak of memory traced (MB) and the seconds it took."""
+    """Run `fn`; its result, the peak of memory traced (MB) and the seconds it took.
+
+    Time bounds below are generous (tests share the machine); the linear-versus-quadratic
+    difference they guard is minutes against seconds.
+    """
     import time
     import tracemalloc
 
@@ -274,7 +278,7 @@ def test_a_line_of_megabytes_is_reported_and_skipped_in_bounded_memory(tmp_path:
     assert (f.code, f.line, f.hand) == ("syntax", 5, 1)
     assert f.message == "Line 5 is 8,000,003 bytes long (a record's lines stay under 100,000): not read"
     assert [t.number for t in game.hands[0].tricks] == [1, 3]
-    assert peak < 5 and seconds < 5
+    assert peak < 5 and seconds < 20
 
 
 def test_a_long_line_in_text_and_crlf_at_chunk_edges() -> None:
@@ -303,7 +307,7 @@ def test_an_annotation_never_closed_in_a_huge_file_costs_bounded_time_and_memory
         (4, 12, "`{` opens an annotation that is never closed with `}`")
     ]
     assert [t.number for t in game.hands[0].tricks] == [1, 2]
-    assert peak < 15 and seconds < 5
+    assert peak < 15 and seconds < 20
 
 
 def test_every_line_opening_an_annotation_stays_linear() -> None:
@@ -313,7 +317,7 @@ def test_every_line_opening_an_annotation_stays_linear() -> None:
     assert len(game.hands[0].tricks) == 3_000
     assert len(game.findings) == 101  # 100 listed, then one that counts the rest
     assert game.findings[-1].message.startswith("... and 2,900 more lines")
-    assert seconds < 5
+    assert seconds < 20
 
 
 def test_an_annotation_may_span_lines_up_to_the_limit() -> None:
@@ -364,7 +368,7 @@ def test_a_thousand_players_is_one_finding_and_the_game_is_not_judged() -> None:
     (f,) = result.all_findings()
     assert (f.code, f.line) == ("syntax", 2)
     assert f.message == "Players names 1,000 players; imptools judges games of at most 64 (this game is not judged)"
-    assert not result.rules_checked and seconds < 1
+    assert not result.rules_checked and seconds < 5
 
 
 def test_players_named_twice_or_not_names() -> None:
