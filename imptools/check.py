@@ -1,49 +1,82 @@
-"""Judging a whole game: the reader's findings, then its ruleset's, with file names filled in."""
+"""Judging a whole game: the reader's findings, then its ruleset's, with file names filled in.
+
+Judging never raises: a failure inside a ruleset becomes an `internal` finding
+on that game (a bug to report), so one odd record never stops a batch.
+"""
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from imptools.findings import Finding
-from imptools.record import Game
-from imptools.rules import GAMES, GameResult, HandResult, get_ruleset
+from imptools.findings import INTERNAL, Finding
+from imptools.record import Game, Tag
+from imptools.rules import GAMES, GameResult, HandResult, Ruleset, get_ruleset
 from imptools.rules.tricks import hand_dealers
+from imptools.suggest import did_you_mean
+
+MAX_PLAYERS = 64
+"""More names than this in `Players` and a game is not judged (no game of the notation seats more than 6)."""
 
 
 def _order(f: Finding) -> tuple[int, int, int]:
     return (f.hand or 0, f.line or 0, f.column or 0)
 
 
+def internal_finding(game: Game, exc: BaseException, doing: str = "judging") -> Finding:
+    """The `internal` finding for a failure of imptools itself on `game`, at the game's first line."""
+    what = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+    if len(what) > 200:
+        what = what[:200] + "..."
+    return Finding(
+        INTERNAL,
+        f"imptools failed while {doing} this game ({what}); the other games are judged as usual. "
+        "This is a bug in imptools: please report it with this record",
+        game.line,
+        1,
+        game.path,
+        game.index,
+    )
+
+
 def judge_game(game: Game) -> GameResult:
     """Replay `game` through the ruleset its `Game` tag names; every finding carries the game's path.
 
     A game whose `Game` tag is missing or unknown is not judged: the result holds
-    the reader's findings and one more saying so, and no scores.
+    the reader's findings and one more saying so, and no scores. An unexpected
+    failure of the ruleset gives the same unjudged result with an `internal` finding.
     """
-    ruleset = get_ruleset(game.game_name)
+    try:
+        ruleset = get_ruleset(game.game_name)
+    except Exception as exc:  # a ruleset that cannot even be loaded fails this game, not the batch
+        return _unjudged(game, [internal_finding(game, exc, "loading the rules for")])
     if ruleset is None:
         extra: list[Finding] = []
         name = game.game_name
         if name is not None:
-            tag = next(t for t in game.tags if t.name == "Game")
+            tag = _tag(game, "Game")
+            hint = did_you_mean(name, GAMES)
             extra.append(
                 Finding(
                     "syntax",
-                    f"`{name}` is not a game imptools knows ({', '.join(GAMES)})",
-                    tag.line,
-                    tag.column,
+                    f"`{name}`: did you mean `{hint}`?"
+                    if hint
+                    else f"`{name}` is not a game imptools knows ({', '.join(GAMES)})",
+                    tag.line if tag else game.line,
+                    tag.column if tag else 1,
                     game.path,
                     game.index,
                 )
             )
-        players = game.players
-        hands = tuple(HandResult(h.number, d, False, None) for h, d in zip(game.hands, hand_dealers(game, players)))
-        return GameResult(
-            game.index, players, hands, {}, findings=tuple(game.findings) + tuple(extra), rules_checked=False
-        )
-    result = ruleset.judge(game)
+        return _unjudged(game, extra)
+    if len(game.players) > MAX_PLAYERS:
+        return _unjudged(game, [])  # the reader has reported the Players tag
+    extra = _variant_findings(game, ruleset)
+    try:
+        result = ruleset.judge(game)
+    except Exception as exc:  # a bug in a ruleset must not stop the batch
+        return _unjudged(game, [*extra, internal_finding(game, exc)])
     by_hand: dict[int | None, list[Finding]] = {}
-    for f in game.findings:
+    for f in (*game.findings, *extra):
         by_hand.setdefault(f.hand, []).append(f)
     known = {h.number for h in result.hands}
     game_level = list(result.findings) + [f for h, fs in by_hand.items() if h not in known for f in fs]
@@ -54,6 +87,38 @@ def judge_game(game: Game) -> GameResult:
         for h in result.hands
     )
     return replace(result, hands=hands, findings=tuple(sorted((_path(f, game) for f in game_level), key=_order)))
+
+
+def _tag(game: Game, name: str) -> Tag | None:
+    return next((t for t in game.tags if t.name == name), None)
+
+
+def _variant_findings(game: Game, ruleset: Ruleset) -> list[Finding]:
+    """A `Variant` tag naming a variant the ruleset does not have (when it lists its variants)."""
+    variants = getattr(ruleset, "variants", None)
+    tag = _tag(game, "Variant")
+    if tag is None or not isinstance(variants, (tuple, list, frozenset, set)) or tag.value in variants:
+        return []
+    names = [str(v) for v in variants]
+    hint = did_you_mean(tag.value, names)
+    message = (
+        f"`{tag.value}`: did you mean `{hint}`?"
+        if hint
+        else f"`{tag.value}` is not a variant of {game.game_name} ({', '.join(names)})"
+    )
+    return [Finding("syntax", message, tag.line, tag.column, game.path, game.index)]
+
+
+def _unjudged(game: Game, extra: list[Finding]) -> GameResult:
+    """The result of a game that is not judged: the reader's findings, `extra`, and no scores."""
+    players = game.players
+    try:
+        dealers = hand_dealers(game, players)
+    except Exception:  # the dealers are a courtesy here; never let them fail the batch
+        dealers = [None] * len(game.hands)
+    hands = tuple(HandResult(h.number, d, False, None) for h, d in zip(game.hands, dealers))
+    findings = tuple(_path(f, game) for f in (*game.findings, *extra))
+    return GameResult(game.index, players, hands, {}, findings=findings, rules_checked=False)
 
 
 def _path(f: Finding, game: Game) -> Finding:

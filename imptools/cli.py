@@ -7,6 +7,8 @@ presenter and sets the exit status; no rule is decided here.
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import io
 import os
 import sys
 import tempfile
@@ -17,10 +19,11 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from imptools.findings import INTERNAL, Finding
+
 if TYPE_CHECKING:
     from rich.console import Console
 
-    from imptools.findings import Finding
     from imptools.record import Game
     from imptools.rules.base import GameResult
 
@@ -57,40 +60,103 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object ins
 
 @dataclass
 class Inputs:
-    """The files a command was given, expanded, and the ones that could not be read."""
+    """The files a command was given, expanded; the ones that could not be read; failures of imptools itself.
+
+    `unreadable` maps a path to why it could not be read; `internal` holds an
+    `internal` finding for each file or game on which imptools itself failed.
+    """
 
     paths: list[str] = field(default_factory=list)
-    unreadable: list[str] = field(default_factory=list)
+    unreadable: dict[str, str] = field(default_factory=dict)
+    internal: list[Finding] = field(default_factory=list)
+
+    def unreadable_list(self) -> list[dict[str, str]]:
+        """The `unreadable` list of the JSON outputs: one object per file, with `path` and `message`."""
+        return [{"path": shown(p), "message": m} for p, m in self.unreadable.items()]
+
+    def status(self, errors: bool) -> int:
+        """The exit status: 3 when imptools failed somewhere, else 2 when a file could not be read, else 1 or 0."""
+        if self.internal:
+            return EXIT_INTERNAL
+        if self.unreadable:
+            return EXIT_UNREADABLE
+        return EXIT_FOUND if errors else EXIT_OK
+
+
+def shown(path: str) -> str:
+    """A path as text that can always be printed and put in JSON (bytes that are not UTF-8 become U+FFFD)."""
+    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def expand(files: list[str]) -> Inputs:
-    """Expand folders into the `.imp` files under them; `-` stays standard input."""
+    """Expand folders into the `.imp` files under them; `-` stays standard input.
+
+    A folder holding no `.imp` file counts as a file that cannot be read.
+    """
     inputs = Inputs()
     for name in files:
         if name == STDIN:
             inputs.paths.append(STDIN)
         elif os.path.isdir(name):
-            found = sorted(str(p) for p in Path(name).rglob("*.imp"))
+            try:
+                found = sorted(str(p) for p in Path(name).rglob("*.imp") if not p.is_dir())
+            except OSError as exc:
+                _unreadable(inputs, name, f"cannot search the folder: {exc.strerror or exc}")
+                continue
             if not found:
-                _error(f"no .imp files under {name}")
+                _unreadable(inputs, name, "a folder with no .imp file in it")
             inputs.paths.extend(found)
         else:
             inputs.paths.append(name)
     return inputs
 
 
+def _unreadable(inputs: Inputs, path: str, reason: str) -> None:
+    inputs.unreadable[path] = reason
+    _error(f"cannot read {shown(path)}: {reason}")
+
+
 def read(path: str, inputs: Inputs) -> Iterator[Game]:
-    """The games of one input; a file that cannot be opened is noted and yields nothing."""
+    """The games of one input; a file that cannot be read is noted and yields nothing more.
+
+    A failure of the reader itself (a bug) becomes an `internal` finding in
+    `inputs.internal`; the games read before it are kept.
+    """
+    from imptools.reader import read_games
+
+    name = "<stdin>" if path == STDIN else shown(path)
+    last = 0
+    try:
+        games = read_games(sys.stdin.buffer, path=name) if path == STDIN else read_games(Path(path), path=name)
+        for game in games:
+            last = game.index
+            yield game
+    except OSError as exc:
+        _unreadable(inputs, path, exc.strerror or str(exc))
+    except Exception as exc:  # a bug in the reader must not stop the batch
+        inputs.internal.append(
+            Finding(
+                INTERNAL,
+                f"imptools failed while reading this file after game {last} ({type(exc).__name__}: {exc}); "
+                "the rest of the file is not read. This is a bug in imptools: please report it with this record",
+                None,
+                None,
+                name,
+                last + 1,
+            )
+        )
+
+
+def read_bytes(data: bytes, path: str, inputs: Inputs) -> Iterator[Game]:
+    """The games of content already read (`fmt` reads a file once, to compare and to rewrite it safely)."""
     from imptools.reader import read_games
 
     try:
-        if path == STDIN:
-            yield from read_games(sys.stdin.buffer, path="<stdin>")
-        else:
-            yield from read_games(Path(path), path=path)
-    except OSError as exc:
-        inputs.unreadable.append(path)
-        _error(f"cannot read {path}: {exc.strerror or exc}")
+        yield from read_games(io.BytesIO(data), path="<stdin>" if path == STDIN else shown(path))
+    except Exception as exc:  # a bug in the reader must not stop the batch
+        inputs.internal.append(
+            Finding(INTERNAL, f"imptools failed while reading this file ({type(exc).__name__}: {exc})", path=path)
+        )
 
 
 def _error(message: str) -> None:
@@ -134,6 +200,10 @@ def _judged(inputs: Inputs) -> Iterator[tuple[str, Game, GameResult]]:
                 progress.update(task, advance=1, description=Path(path).name)
 
 
+def _internal(result: GameResult) -> list[Finding]:
+    return [f for f in result.all_findings() if f.code == INTERNAL]
+
+
 # --------------------------------------------------------------------------- validate
 
 
@@ -143,7 +213,8 @@ def validate(files: FilesArg, json: JsonOpt = False) -> None:
 
     One line per finding, `path:line:col: code message`, grouped by game and hand,
     then a summary. Exit status: 0 when no error was found, 1 when any was, 2 when
-    a file could not be read.
+    a file could not be read, 3 when imptools itself failed on a game (a bug: the
+    finding `internal` says where; every other game is still judged).
 
     Examples:
 
@@ -154,25 +225,35 @@ def validate(files: FilesArg, json: JsonOpt = False) -> None:
     inputs = expand(files)
     findings: list[Finding] = []
     games = 0
+    judged_internal: list[Finding] = []
     for _path, _game, result in _judged(inputs):
         games += 1
         findings.extend(result.all_findings())
+        judged_internal.extend(_internal(result))
+    findings.extend(inputs.internal)  # so far, the reader's own failures
+    inputs.internal.extend(judged_internal)
     errors = sum(1 for f in findings if f.is_error)
     warnings = len(findings) - errors
     if json:
         _print_json(
             {
                 "findings": [f.to_dict() for f in findings],
-                "summary": {"files": len(inputs.paths), "games": games, "errors": errors, "warnings": warnings},
+                "unreadable": inputs.unreadable_list(),
+                "summary": {
+                    "files": len(inputs.paths),
+                    "games": games,
+                    "errors": errors,
+                    "warnings": warnings,
+                    "unreadable": len(inputs.unreadable),
+                    "internal": len(inputs.internal),
+                },
             }
         )
     else:
         from imptools.present.report import print_findings
 
         print_findings(_console(), findings, files=len(inputs.paths), games=games)
-    if inputs.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
-    raise typer.Exit(EXIT_FOUND if errors else EXIT_OK)
+    raise typer.Exit(inputs.status(errors > 0))
 
 
 # --------------------------------------------------------------------------- score
@@ -183,7 +264,8 @@ def score(files: FilesArg, json: JsonOpt = False) -> None:
     """Recompute every hand's score and the running totals, as a score sheet.
 
     Recorded `score` and `total` values that disagree with the rules are marked.
-    Exit status: 0, or 2 when a file could not be read.
+    Exit status: 0; 2 when a file could not be read; 3 when imptools itself
+    failed on a game (a bug; every other game is still scored).
 
     Examples:
 
@@ -192,10 +274,11 @@ def score(files: FilesArg, json: JsonOpt = False) -> None:
       imp score --json night.imp | jq '.games[0].totals'
     """
     inputs = expand(files)
-    sheets: list[tuple[Game, GameResult]] = []
     out: list[dict[str, Any]] = []
     console = _console()
     for _path, game, result in _judged(inputs):
+        failures = _internal(result)
+        inputs.internal.extend(failures)
         if json:
             out.append(
                 {
@@ -220,34 +303,132 @@ def score(files: FilesArg, json: JsonOpt = False) -> None:
                 }
             )
         else:
-            from imptools.present.score_sheet import score_sheet
-
-            console.print(score_sheet(game, result))
-            sheets.append((game, result))
+            failures.extend(_print_sheet(console, game, result))
+            inputs.internal.extend(failures[len(_internal(result)) :])
+            _print_failures(console, failures)
     if json:
-        _print_json({"games": out})
-    if inputs.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
+        _print_json(
+            {
+                "games": out,
+                "unreadable": inputs.unreadable_list(),
+                "internal": [f.to_dict() for f in inputs.internal],
+            }
+        )
+    else:
+        _print_failures(console, [f for f in inputs.internal if f.message.startswith("imptools failed while reading")])
+    raise typer.Exit(inputs.status(False))
+
+
+def _print_sheet(console: Console, game: Game, result: GameResult) -> list[Finding]:
+    """Print one game's score sheet; a failure to draw it is returned as an `internal` finding."""
+    from imptools.present.score_sheet import score_sheet
+
+    try:
+        console.print(score_sheet(game, result))
+    except Exception as exc:  # a presenter bug costs this game's sheet, not the batch
+        from imptools.check import internal_finding
+
+        return [internal_finding(game, exc, "drawing the score sheet of")]
+    return []
+
+
+def _print_failures(console: Console, failures: list[Finding]) -> None:
+    from imptools.present.report import finding_line
+
+    for f in failures:
+        console.print(finding_line(f))
 
 
 # --------------------------------------------------------------------------- fmt, export, import
 
 
-def write_atomically(path: str, text: str) -> None:
-    """Replace `path` with `text` in one step: a crash leaves the old file or the new one, never half of each."""
+@dataclass(frozen=True, slots=True)
+class Snapshot:
+    """What a file was when it was read: a writer refuses to replace a file that no longer matches."""
+
+    mtime_ns: int
+    size: int
+    digest: str
+
+    @classmethod
+    def of(cls, path: str | Path, data: bytes | None = None) -> Snapshot | None:
+        """The file as it is now (None when there is none); `data`, when given, is its content just read."""
+        try:
+            st = os.stat(path)
+            if data is None:
+                data = Path(path).read_bytes()
+        except FileNotFoundError:
+            return None
+        return cls(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
+
+
+class ChangedError(Exception):
+    """The file to replace changed since it was read; nothing was written."""
+
+
+def write_atomically(path: str, text: str, guard: bool = False, expect: Snapshot | None = None) -> None:
+    """Replace `path` with `text` in one step: a crash leaves the old file or the new one, never half of each.
+
+    The new file keeps the old one's permissions (a new file gets the usual ones), a symbolic link
+    stays a link to the file replaced, and the data is on disk before the rename. With `guard`,
+    `expect` is what the file was when read (a `Snapshot`, or None for "there was no file"): a
+    file that changed since is left alone and `ChangedError` is raised.
+    """
     target = Path(path)
+    if target.is_symlink():
+        target = target.resolve()
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
             out.write(text)
             out.flush()
             os.fsync(out.fileno())
-        with contextlib.suppress(FileNotFoundError):
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        try:
+            mode = target.stat().st_mode & 0o7777
+        except FileNotFoundError:
+            umask = os.umask(0)
+            os.umask(umask)
+            mode = 0o666 & ~umask
+        os.chmod(tmp, mode)
+        if guard and Snapshot.of(target) != expect:
+            raise ChangedError(f"{shown(path)} changed since it was read")
         os.replace(tmp, target)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    with contextlib.suppress(OSError):  # the rename itself on disk, where the system allows it
+        dirfd = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(dirfd)
+        finally:
+            os.close(dirfd)
+
+
+def _comments(games: list[Game]) -> list[str]:
+    """Every comment and annotation of `games`, in a stable order: what a rewrite must keep."""
+    from imptools.record import CommentLine, Trick
+
+    found: list[str] = []
+
+    def element(x: Any) -> None:
+        found.extend(a.text for a in getattr(x, "annotations", ()))
+        remark = getattr(x, "remark", None)
+        if remark is not None:
+            found.append(remark)
+        if isinstance(x, CommentLine):
+            found.append(x.text)
+        if isinstance(x, Trick):
+            for play in x.plays:
+                found.extend(a.text for a in play.annotations)
+
+    for game in games:
+        for item in game.header:
+            element(item)
+        for hand in game.hands:
+            element(hand)
+            for line in hand.lines:
+                element(line)
+    return sorted(found)
 
 
 @app.command()
@@ -282,9 +463,16 @@ def fmt(
     inputs = expand(files)
     status = EXIT_OK
     for path in inputs.paths:
-        games = list(read(path, inputs))
-        if path in inputs.unreadable:
+        try:
+            before = None if path == STDIN else Snapshot.of(path)
+            data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+        except OSError as exc:
+            _unreadable(inputs, path, exc.strerror or str(exc))
             continue
+        snapshot = None if path == STDIN else Snapshot.of(path, data)
+        if before is None or snapshot is None or (before.mtime_ns, before.size) != (snapshot.mtime_ns, snapshot.size):
+            snapshot = None  # changing while it was read: never rewritten
+        games = list(read_bytes(data, path, inputs))
         syntax = [f for g in games for f in g.findings if f.code == "syntax"]
         if syntax:
             for f in syntax:
@@ -293,18 +481,35 @@ def fmt(
             status = EXIT_FOUND
             continue
         text = format_games(games)
+        original = data.decode("utf-8", errors="replace")
+        if original != text and _comments(list(read_bytes(text.encode("utf-8"), path, inputs))) != _comments(games):
+            _error(f"{path}: not formatted: the canonical form would lose a comment (a bug; please report it)")
+            status = EXIT_INTERNAL
+            continue
         if check:
-            original = sys.stdin.read() if path == STDIN else Path(path).read_bytes().decode("utf-8", errors="replace")
             if original != text:
                 print(f"would reformat {path}")
                 status = EXIT_FOUND
         elif write and path != STDIN:
-            original = Path(path).read_bytes().decode("utf-8", errors="replace")
-            if original != text:
-                write_atomically(path, text)
-                print(f"reformatted {path}", file=sys.stderr)
+            if original == text:
+                continue
+            try:
+                if snapshot is None:
+                    raise ChangedError(path)
+                write_atomically(path, text, guard=True, expect=snapshot)
+            except ChangedError:
+                _error(f"{path} changed since it was read; not rewritten (run imp fmt again)")
+                status = max(status, EXIT_FOUND)
+                continue
+            except OSError as exc:
+                _error(f"cannot write {path}: {exc.strerror or exc}")
+                status = max(status, EXIT_FOUND)
+                continue
+            print(f"reformatted {path}", file=sys.stderr)
         else:
             sys.stdout.write(text)
+    if inputs.internal:
+        raise typer.Exit(EXIT_INTERNAL)
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     raise typer.Exit(status)
@@ -328,8 +533,9 @@ def export(
     inputs = expand(files)
     games = [g for path in inputs.paths for g in read(path, inputs)]
     sys.stdout.buffer.write(games_to_json(games) + b"\n")
-    if inputs.unreadable:
-        raise typer.Exit(EXIT_UNREADABLE)
+    for f in inputs.internal:
+        _error(f"{f.path}: {f.message}")
+    raise typer.Exit(inputs.status(False))
 
 
 @app.command("import")
@@ -349,6 +555,7 @@ def import_(
     """
     from imptools.writer import RecordJSONError, format_games, games_from_json
 
+    before = Snapshot.of(output) if output else None
     try:
         data = sys.stdin.buffer.read() if file == STDIN else Path(file).read_bytes()
     except OSError as exc:
@@ -361,7 +568,14 @@ def import_(
         raise typer.Exit(EXIT_FOUND) from None
     text = format_games(games)
     if output:
-        write_atomically(output, text)
+        try:
+            write_atomically(output, text, guard=True, expect=before)
+        except ChangedError:
+            _error(f"{output} changed while the export was read; not overwritten (run imp import again)")
+            raise typer.Exit(EXIT_FOUND) from None
+        except OSError as exc:
+            _error(f"cannot write {output}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_FOUND) from None
     else:
         sys.stdout.write(text)
 
@@ -540,4 +754,10 @@ def main() -> None:
     except Exception as exc:
         _error(f"internal error: {type(exc).__name__}: {exc}")
         _error("this is a bug in imptools; please report it with the record that caused it")
+        if "--json" in sys.argv[1:] and sys.argv[1:2] in (["validate"], ["score"]):
+            # the promise of --json holds even here: one whole JSON document, saying what happened
+            failure = Finding(INTERNAL, f"imptools failed ({type(exc).__name__}: {exc}); please report it")
+            with contextlib.suppress(Exception):
+                key = "findings" if sys.argv[1] == "validate" else "internal"
+                _print_json({key: [failure.to_dict()], "unreadable": []})
         raise SystemExit(EXIT_INTERNAL) from None

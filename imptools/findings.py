@@ -14,7 +14,8 @@ class Severity(str, Enum):
     WARNING = "warning"
 
 
-# Every code of the notation's section 8, with its severity.
+# Every code of the notation's section 8, with its severity, and `internal`: imptools itself
+# failed on a game (a bug); the game is reported with it and the rest of the batch goes on.
 CODES: dict[str, Severity] = {
     "syntax": Severity.ERROR,
     "unknown-player": Severity.ERROR,
@@ -36,7 +37,11 @@ CODES: dict[str, Severity] = {
     "bad-bid": Severity.ERROR,
     "score-mismatch": Severity.ERROR,
     "incomplete": Severity.WARNING,
+    "internal": Severity.ERROR,
 }
+
+INTERNAL = "internal"
+"""The code of a finding that says imptools failed on a game (a bug to report), not the record."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,12 +16,12 @@ import io
 import os
 import re
 from collections import deque
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any, Union
+from typing import IO, Any, AnyStr, Union
 
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
@@ -52,6 +52,7 @@ from imptools.record import (
     Trump,
     TurnUp,
 )
+from imptools.suggest import did_you_mean
 
 Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
@@ -109,14 +110,27 @@ def _pos(tok: Token) -> tuple[int, int]:
     return _CTX.first_line + (tok.line or 1) - 1, tok.column or 1
 
 
+_NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
+
+
+def _int(text: str, line: int, column: int) -> int:
+    """A number of the record (hand, trick, pack, points): ASCII digits, at most nine of them."""
+    if not _NUMBER.fullmatch(text):
+        digits = text.lstrip("+-")
+        if digits.isascii() and digits.isdigit():
+            raise RecordSyntaxError(f"`{text[:20]}...` ({len(digits):,} digits) is too large a number", line, column)
+        raise RecordSyntaxError(f"`{text}` is not a number", line, column)
+    return int(text)
+
+
 def _name(tok: Token) -> NameRef:
     """`Adam` or `Keawe.2` (a name with its pack or pile)."""
     line, col = _pos(tok)
     text = str(tok)
     pack: int | None = None
     base, dot, rest = text.rpartition(".")
-    if dot and rest.isdigit() and base:
-        text, pack = base, int(rest)
+    if dot and rest.isascii() and rest.isdigit() and base:
+        text, pack = base, _int(rest, line, col)
     if not _NAME.fullmatch(text):
         raise RecordSyntaxError(f"`{tok}` is not a player name (a letter, then letters, digits, _ ' or -)", line, col)
     return NameRef(text, line, col, pack)
@@ -165,8 +179,8 @@ class _LineBuilder(Transformer[Token, Any]):
         return Tag(str(name), re.sub(r"\\(.)", r"\1", raw), line, col - 1)
 
     def hand(self, number: Token, _dealer_kw: Token | None, dealer: Token | None) -> Hand:
-        line, _ = _pos(number)
-        return Hand(int(number), line, 1, _name(dealer) if dealer is not None else None)
+        line, col = _pos(number)
+        return Hand(_int(str(number), line, col), line, 1, _name(dealer) if dealer is not None else None)
 
     def deal(self, who: Token, *cards: Token) -> Deal:
         player = _name(who)
@@ -182,7 +196,7 @@ class _LineBuilder(Transformer[Token, Any]):
 
     def open(self, who: Token, pack: Token) -> Open:
         player = _name(who)
-        return Open(player, int(pack), player.line, 1)
+        return Open(player, _int(str(pack), *_pos(pack)), player.line, 1)
 
     def imp(self, *cards: Token) -> ImpTrick:
         line, _ = _pos(cards[0])
@@ -202,8 +216,8 @@ class _LineBuilder(Transformer[Token, Any]):
 
     def bid(self, who: Token, *rest: Token) -> Bid:
         player = _name(who)
-        if len(rest) == 1 and str(rest[0]).isdigit():
-            return Bid(player, (), int(rest[0]), player.line, 1)
+        if len(rest) == 1 and str(rest[0]).isascii() and str(rest[0]).isdigit():
+            return Bid(player, (), _int(str(rest[0]), *_pos(rest[0])), player.line, 1)
         return Bid(player, tuple(_card(c) for c in rest), None, player.line, 1)
 
     def declare(self, kind: Token, who: Token) -> Declare:
@@ -212,14 +226,14 @@ class _LineBuilder(Transformer[Token, Any]):
 
     def trick(self, number: Token, *plays: Token) -> Trick:
         line, col = _pos(number)
-        return Trick(int(str(number)[:-1]), tuple(_play(p) for p in plays), line, col)
+        return Trick(_int(str(number)[:-1], line, col), tuple(_play(p) for p in plays), line, col)
 
     def score(self, kind: Token, *pairs: Token) -> ScoreLine:
         line, col = _pos(kind)
         entries = []
         for who, value in zip(pairs[::2], pairs[1::2]):
             player = _name(who)
-            entries.append(ScoreEntry(player, int(value), player.line, player.column))
+            entries.append(ScoreEntry(player, _int(str(value), *_pos(value)), player.line, player.column))
         return ScoreLine(str(kind), tuple(entries), line, col)
 
 
@@ -307,7 +321,14 @@ def _describe(err: UnexpectedInput, text: str, first_line: int) -> RecordSyntaxE
     where = f"in this `{keyword}` line, " if keyword in _LINE_KEYWORDS else ""
     if isinstance(err, UnexpectedCharacters):
         line = first_line + err.line - 1
-        bad = text.split("\n")[err.line - 1][err.column - 1 :].split(None, 1)[0] if text else ""
+        lines = text.split("\n")
+        rest = lines[err.line - 1][err.column - 1 :] if 0 < err.line <= len(lines) else ""
+        words = rest.split(None, 1)
+        bad = words[0] if words else rest[:1]
+        odd = next((c for c in bad if not c.isprintable() or c.isspace()), None)
+        if odd is not None:
+            msg = f"{where}the character U+{ord(odd):04X}, which does not show, is not understood here"
+            return RecordSyntaxError(msg[0].upper() + msg[1:], line, err.column)
         if bad.startswith("{"):
             return RecordSyntaxError("`{` opens an annotation that is never closed with `}`", line, err.column)
         msg = f"{where}`{bad}` is not understood here: expected {_expected(err.allowed or ())}"
@@ -335,11 +356,28 @@ def _describe(err: UnexpectedInput, text: str, first_line: int) -> RecordSyntaxE
 
 # --------------------------------------------------------------------------- physical and logical lines
 
+MAX_LINE = 100_000
+"""The longest physical line read, in bytes (characters for text); a longer one is reported and skipped."""
+MAX_NOTE_LINES = 1_000
+"""An annotation `{...}` may span at most this many physical lines; one not closed by then is never closed."""
+MAX_NOTE_CHARS = 1_000_000
+"""... and at most this many characters."""
+MAX_SYNTAX = 100
+"""Syntax findings kept per game; past this, one more finding counts the rest."""
+MAX_PLAYERS = 64
+"""More names than this in `Players` is reported, and such a game is not judged (no game here seats more than 6)."""
+_CHUNK = 65_536
+_NOT_TEXT = ("Control character", "Byte 0x")  # how the findings on bytes that are not text begin
+
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
 
 @dataclass(frozen=True, slots=True)
 class _Physical:
     number: int
     text: str
+    problem: Finding | None = None
+    """What is wrong with the line's bytes (not UTF-8, control characters, too long), reported when it is read."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -348,97 +386,196 @@ class _Logical:
     text: str
 
 
-def _decode_lines(binary: IO[bytes], findings: list[Finding]) -> Iterator[_Physical]:
+def _split(read: Callable[[int], AnyStr], eol: re.Pattern[AnyStr], cr: AnyStr) -> Iterator[tuple[AnyStr, int, int]]:
+    """Split a stream into lines at LF, CRLF or CR, in bounded memory.
+
+    Yields (line without its ending, offset of its start, length): a line longer
+    than MAX_LINE is yielded empty with its true length, its contents never held.
+    """
+    buf: AnyStr | None = None
+    base = 0  # offset of buf[0] in the stream
+    skipping = 0  # > 0: inside a line too long to keep, this many units seen so far
+    while chunk := read(_CHUNK):
+        buf = chunk if buf is None else buf + chunk
+        pos = 0
+        for m in eol.finditer(buf):
+            if m.end() == len(buf) and m.group() == cr:
+                break  # a CR at the end of a chunk may be half of a CRLF: wait for the next chunk
+            if skipping:
+                yield buf[:0], base - skipping, skipping + m.start()
+                skipping = 0
+            else:
+                yield buf[pos : m.start()], base + pos, m.start() - pos
+            pos = m.end()
+        buf = buf[pos:]
+        base += pos
+        if skipping or len(buf) > MAX_LINE:
+            keep = 1 if buf[-1:] == cr else 0  # half of a CRLF, maybe
+            skipping += len(buf) - keep
+            base += len(buf) - keep
+            buf = buf[len(buf) - keep :]
+    if skipping:
+        assert buf is not None
+        yield buf[:0], base - skipping, skipping
+    elif buf:
+        yield buf, base, len(buf)
+
+
+_EOL_BYTES = re.compile(rb"\r\n|\r|\n")
+_EOL_TEXT = re.compile(r"\r\n|\r|\n")
+
+
+def _too_long(number: int, length: int, unit: str) -> Finding:
+    return Finding(
+        "syntax",
+        f"Line {number} is {length:,} {unit} long (a record's lines stay under {MAX_LINE:,}): not read",
+        number,
+        1,
+    )
+
+
+def _checked(number: int, text: str, problem: Finding | None) -> _Physical:
+    """A physical line; one holding control characters (a NUL, a binary file) is reported and read as empty."""
+    if number == 1 and text.startswith("\ufeff"):
+        text = text[1:]
+    bad = _CONTROL.search(text)
+    if bad is not None:  # (this says more than a byte that is not UTF-8 on the same line)
+        message = f"Control character U+{ord(bad.group()):04X} in this line: a record is plain text; line not read"
+        return _Physical(number, "", Finding("syntax", message, number, bad.start() + 1))
+    return _Physical(number, text, problem)
+
+
+def _decode_lines(binary: IO[bytes]) -> Iterator[_Physical]:
     """Decode UTF-8 (with or without BOM; LF, CRLF or CR) line by line, noting bytes that are not UTF-8."""
-    offset = 0
-    number = 0
-    for raw in binary:
-        body = raw[:-1] if raw.endswith(b"\n") else raw
-        if body.endswith(b"\r"):
-            body = body[:-1]
-        start = offset
-        offset += len(raw)
-        for piece in body.split(b"\r") if b"\r" in body else (body,):
-            number += 1
-            try:
-                text = piece.decode("utf-8")
-            except UnicodeDecodeError as exc:
-                text = piece.decode("utf-8", errors="replace")
-                column = len(piece[: exc.start].decode("utf-8", errors="replace")) + 1
-                findings.append(
-                    Finding(
-                        "syntax",
-                        f"Byte 0x{piece[exc.start]:02X} at byte offset {start + exc.start} is not UTF-8 "
-                        "(save the file as UTF-8); it was read as \N{REPLACEMENT CHARACTER}",
-                        number,
-                        column,
-                    )
-                )
-            if number == 1 and text.startswith("\ufeff"):
-                text = text[1:]
-            start += len(piece) + 1
-            yield _Physical(number, text)
+    read = getattr(binary, "read1", None) or binary.read
+    for number, (piece, start, length) in enumerate(_split(read, _EOL_BYTES, b"\r"), 1):
+        if length > MAX_LINE:
+            yield _Physical(number, "", _too_long(number, length, "bytes"))
+            continue
+        problem = None
+        try:
+            text = piece.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            text = piece.decode("utf-8", errors="replace")
+            column = len(piece[: exc.start].decode("utf-8", errors="replace")) + 1
+            problem = Finding(
+                "syntax",
+                f"Byte 0x{piece[exc.start]:02X} at byte offset {start + exc.start} is not UTF-8 "
+                "(save the file as UTF-8); it was read as \N{REPLACEMENT CHARACTER}",
+                number,
+                column,
+            )
+        yield _checked(number, text, problem)
+
+
+def _text_lines(source: IO[str]) -> Iterator[_Physical]:
+    """Lines of a text stream, in bounded memory like `_decode_lines`."""
+    for number, (piece, _start, length) in enumerate(_split(source.read, _EOL_TEXT, "\r"), 1):
+        if length > MAX_LINE:
+            yield _Physical(number, "", _too_long(number, length, "characters"))
+        else:
+            yield _checked(number, piece, None)
+
+
+_OUTSIDE = re.compile(r'[{";]')
+_QUOTED = re.compile(r'[\\"]')
 
 
 def _scan(text: str, in_note: bool) -> tuple[bool, int]:
-    """Whether a `{` is still open at the end of `text`, and where the last unclosed `{` opened (-1 if none)."""
-    quoted = False
+    """Whether a `{` is still open at the end of `text`, and where the last unclosed `{` opened (-1 if none).
+
+    Jumps from one character that matters to the next, so a long line costs little.
+    """
     opened = -1
     i = 0
-    n = len(text)
-    while i < n:
-        ch = text[i]
+    while True:
         if in_note:
-            if ch == "}":
-                in_note = False
-                opened = -1
-        elif quoted:
-            if ch == "\\":
-                i += 1
-            elif ch == '"':
-                quoted = False
-        elif ch == '"':
-            quoted = True
-        elif ch == ";":
-            break
-        elif ch == "{":
-            in_note = True
-            opened = i
-        i += 1
-    return in_note, opened
+            close = text.find("}", i)
+            if close < 0:
+                return True, opened
+            in_note, opened, i = False, -1, close + 1
+            continue
+        m = _OUTSIDE.search(text, i)
+        if m is None or m.group() == ";":
+            return False, -1
+        if m.group() == "{":
+            in_note, opened, i = True, m.start(), m.end()
+            continue
+        # a quoted tag value: `{` and `;` inside it are text; `\` escapes the next character
+        i = m.end()
+        while (q := _QUOTED.search(text, i)) is not None and q.group() == "\\":
+            i = q.end() + 1
+        if q is None:
+            return False, -1
+        i = q.end()
+
+
+class _Lookahead:
+    """Physical lines with a bounded window read ahead, knowing whether a `}` lies in the window."""
+
+    def __init__(self, lines: Iterator[_Physical], findings: list[Finding]) -> None:
+        self.source = lines
+        self.findings = findings
+        self.window: deque[_Physical] = deque()
+        self.chars = 0
+        self.closers = 0  # lines of the window holding a `}`
+
+    def pop(self) -> _Physical | None:
+        """The next line; its problem, if any, is reported now (when the line is used)."""
+        line: _Physical | None
+        if self.window:
+            line = self.window.popleft()
+            self.chars -= len(line.text)
+            self.closers -= "}" in line.text
+        else:
+            line = next(self.source, None)
+        if line is not None and line.problem is not None:
+            self.findings.append(line.problem)
+        return line
+
+    def closes_soon(self) -> bool:
+        """Whether a `}` comes within the next MAX_NOTE_LINES lines and MAX_NOTE_CHARS characters."""
+        while not self.closers and len(self.window) < MAX_NOTE_LINES and self.chars < MAX_NOTE_CHARS:
+            line = next(self.source, None)
+            if line is None:
+                break
+            self.window.append(line)
+            self.chars += len(line.text)
+            self.closers += "}" in line.text
+        return self.closers > 0
 
 
 def _logical_lines(lines: Iterator[_Physical], findings: list[Finding]) -> Iterator[_Logical]:
-    """Join physical lines while an annotation is open; an annotation never closed ends at the end of its own line."""
-    pending: deque[_Physical] = deque()
-    source = iter(lines)
+    """Join physical lines while an annotation is open; an annotation never closed ends at the end of its own line.
 
-    def next_line() -> _Physical | None:
-        if pending:
-            return pending.popleft()
-        return next(source, None)
-
-    while (first := next_line()) is not None:
+    "Never closed" means no `}` within MAX_NOTE_LINES lines (or MAX_NOTE_CHARS characters), so that
+    a stray `{` costs bounded time and memory, however long the file.
+    """
+    ahead = _Lookahead(lines, findings)
+    while (first := ahead.pop()) is not None:
         open_, at = _scan(first.text, False)
         if not open_:
             yield _Logical(first.number, first.text)
             continue
-        group = [first]
-        while open_:
-            nxt = next_line()
-            if nxt is None:
-                break
-            group.append(nxt)
-            open_, _ = _scan(nxt.text, True)
+        group = [first.text]
+        last, last_at = first, at
+        while open_ and ahead.closes_soon():
+            # the next `}` closes this annotation; the line holding it may open another
+            while True:
+                nxt = ahead.pop()
+                assert nxt is not None
+                group.append(nxt.text)
+                if "}" in nxt.text:
+                    break
+            open_, at = _scan(nxt.text, True)
+            if open_:
+                last, last_at = nxt, at
         if open_:
-            # never closed: report it, end it at the end of its own line, and read the rest again
             findings.append(
-                Finding("syntax", "`{` opens an annotation that is never closed with `}`", first.number, at + 1)
+                Finding("syntax", "`{` opens an annotation that is never closed with `}`", last.number, last_at + 1)
             )
-            pending.extendleft(reversed(group[1:]))
-            yield _Logical(first.number, first.text + "}")
-            continue
-        yield _Logical(first.number, "\n".join(p.text for p in group))
+            group[-1] += "}"
+        yield _Logical(first.number, "\n".join(group))
 
 
 # --------------------------------------------------------------------------- assembling games
@@ -497,13 +634,34 @@ class _Assembler:
         self.game_line = 0
         self.game_findings: list[Finding] = []
         self.started = False
+        self.dropped = 0  # syntax findings past MAX_SYNTAX in this game
+        self.notation_seen = False  # a tag or a `hand` line was read (without repair)
+        self.first_text: tuple[int, str] | None = None  # the first line that is not blank or a comment
+        self.not_text = False  # a line held bytes that are not text
 
     # -- state
+    def players(self) -> tuple[str, ...]:
+        """The names of the current game's `Players` tag, as read so far."""
+        for t in self.header:
+            if isinstance(t, Tag) and t.name == "Players":
+                return tuple(t.value.split())
+        return ()
+
+    def next_trick(self) -> int:
+        """The number the next trick of the current hand should have."""
+        tricks = [x.number for x in self.hand_lines if isinstance(x, Trick)]
+        return tricks[-1] + 1 if tricks else 1
+
     def _current_hand_number(self) -> int | None:
         return self.hand.number if self.hand is not None else None
 
     def _flush_findings(self) -> None:
         for f in self.findings:
+            if f.message.startswith(_NOT_TEXT):
+                self.not_text = True
+            if len(self.game_findings) >= MAX_SYNTAX:
+                self.dropped += 1
+                continue
             self.game_findings.append(
                 f.at(
                     path=self.path,
@@ -528,12 +686,45 @@ class _Assembler:
             tuple(self.header),
             tuple(self.hands),
             self.path,
-            tuple(self._structure_findings()) + tuple(self.game_findings),
+            tuple(self._structure_findings()) + tuple(self.game_findings) + self._dropped(),
         )
+
+    def _dropped(self) -> tuple[Finding, ...]:
+        if not self.dropped:
+            return ()
+        last = self.game_findings[-1]
+        return (
+            Finding(
+                "syntax",
+                f"... and {self.dropped:,} more lines of this game that could not be read, not listed one by one",
+                last.line,
+                last.column,
+                self.path,
+                self.index or 1,
+                last.hand,
+            ),
+        )
+
+    def _no_notation(self) -> Game:
+        """The one finding for a file that holds no Imp notation at all."""
+        if self.not_text:
+            why, line = "this is not a text file (it holds bytes that are not text); is it a record?", 1
+        elif self.first_text is None:
+            why, line = "the file is empty" + (" but for comments" if self.header or self.pending_comments else ""), 1
+        else:
+            line, text = self.first_text
+            shown = text.strip()
+            shown = shown if len(shown) <= 60 else shown[:57] + "..."
+            why = f'no line is a tag like [Game "bottle-imp"] or a `hand N` line (line {line} reads `{shown}`)'
+        finding = Finding("syntax", f"no Imp notation found: {why}", line, 1, self.path, 1)
+        return Game(1, line, 1, (), (), self.path, (finding,))
 
     def _structure_findings(self) -> list[Finding]:
         out: list[Finding] = []
         tags = {t.name for t in self.header if isinstance(t, Tag)}
+        players = next((t for t in self.header if isinstance(t, Tag) and t.name == "Players"), None)
+        if players is not None:
+            out.extend(self._players_findings(players))
         for required in ("Game", "Players"):
             if required not in tags:
                 out.append(
@@ -548,9 +739,36 @@ class _Assembler:
                 )
         return out
 
+    def _players_findings(self, tag: Tag) -> list[Finding]:
+        """A `Players` tag with a name that is not a name, a name twice, or more names than any game seats."""
+        names = tag.value.split()
+        problems: list[str] = []
+        # (a name holding U+FFFD has been reported already, as bytes that are not UTF-8)
+        bad = next((n for n in names if not _NAME.fullmatch(n) and "\ufffd" not in n), None)
+        if bad is not None:
+            problems.append(f"`{bad}` in Players is not a player name (a letter, then letters, digits, _ ' or -)")
+        seen: set[str] = set()
+        twice = None
+        for n in names:
+            if n in seen:
+                twice = n
+                break
+            seen.add(n)
+        if twice is not None:
+            problems.append(f"`{twice}` is named twice in Players: the players of a game have different names")
+        if len(names) > MAX_PLAYERS:
+            problems.append(
+                f"Players names {len(names):,} players; imptools judges games of at most {MAX_PLAYERS} "
+                "(this game is not judged)"
+            )
+        return [Finding("syntax", m, tag.line, tag.column, self.path, self.index or 1) for m in problems]
+
     def _start_game(self, line: int) -> Iterator[Game]:
         if self.started:
             yield self._game()
+            self.game_findings = []
+            self.dropped = 0
+        # the first game keeps the findings of any lines before it
         self.started = True
         self.index += 1
         self.header = list(self.pending_comments)
@@ -559,7 +777,6 @@ class _Assembler:
         self.hand = None
         self.hand_lines = []
         self.game_line = line
-        self.game_findings = []
 
     def error(self, message: str, line: int, column: int, trick: int | None = None) -> None:
         self.findings.append(
@@ -644,6 +861,7 @@ class _Assembler:
                     element.column,
                 )
         elif isinstance(element, Trick):
+            element = self._leader_colon(element)
             after = next((x for x in self.hand_lines if isinstance(x, ScoreLine)), None)
             if after is not None:
                 self.error(
@@ -655,7 +873,34 @@ class _Assembler:
                 )
         self.hand_lines.append(element)
 
+    def _leader_colon(self, trick: Trick) -> Trick:
+        """`2. Christian 8 4 6 7`: a player's name where the leader's card should be is read as `Christian:8`."""
+        if len(trick.plays) < 2:
+            return trick
+        first, second = trick.plays[0], trick.plays[1]
+        name = first.card.text
+        if first.player is not None or second.player is not None or first.mark or name not in self.players():
+            return trick
+        self.error(
+            f"`{name}` is a player: the leader is written `{name}:{second.card.text}`",
+            first.line,
+            first.column,
+            trick=trick.number,
+        )
+        play = replace(
+            second,
+            line=first.line,
+            column=first.column,
+            player=NameRef(name, first.line, first.column),
+            annotations=first.annotations + second.annotations,
+        )
+        return replace(trick, plays=(play, *trick.plays[2:]))
+
     def finish(self) -> Iterator[Game]:
+        if not self.notation_seen:
+            self.findings.clear()
+            yield self._no_notation()
+            return
         if self.started:
             self._place_pending_comments()
             self._flush_findings()
@@ -689,37 +934,136 @@ def _kind(element: Any) -> str:
     return f"`{names.get(type(element), type(element).__name__.lower())}`"
 
 
+# --------------------------------------------------------------------------- repairs and hints
+
+_TRICK_NO_DOT = re.compile(r"([ \t]*[0-9]+)[ \t]")
+_PASS_NO_ARROW = re.compile(r"([ \t]*pass[ \t]+[^\s>{};\"\[\]]+)[ \t]")
+_GLUED_POINTS = re.compile(r"([^\W\d_][\w'\-]*?)([+-]?[0-9]+)")
+_SIGNED = re.compile(r"[+-]?[0-9]+")
+_TAG_WITHOUT_BRACKETS = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+\"")
+
+
+def _parse(parser: Lark, text: str, first_line: int) -> Any:
+    """Parse one logical line; the annotations and comments it holds are left in `_CTX`."""
+    _CTX.first_line = first_line
+    _CTX.annotations = []
+    _CTX.comments = []
+    return parser.parse(text)
+
+
+def _repair(parser: Lark, text: str, first_line: int) -> tuple[Any, str, int] | None:
+    """The two repairs of a line that does not parse (section 8): a trick number without its dot, a pass without `>`.
+
+    Returns the element read from the repaired line, the finding's message and its column; None when neither
+    repair makes the line readable. A repair keeps every column where it was.
+    """
+    for pattern, kind in ((_TRICK_NO_DOT, Trick), (_PASS_NO_ARROW, Pass)):
+        m = pattern.match(text)
+        if m is None:
+            continue
+        fixed = text[: m.end(1)] + ("." if kind is Trick else ">") + text[m.end(1) + 1 :]
+        try:
+            element = _parse(parser, fixed, first_line)
+        except (UnexpectedInput, RecordSyntaxError):
+            continue
+        if not isinstance(element, kind):
+            continue
+        if isinstance(element, Trick):
+            number = m.group(1).strip()
+            column = len(m.group(1)) - len(number) + 1
+            return (
+                element,
+                f"`{number}` at the start of a line: a trick number is written with a dot, `{number}.`",
+                column,
+            )
+        assert isinstance(element, Pass)
+        card = element.card.text
+        example = f"pass {element.giver} > {element.receiver} {card}"
+        message = f"In this `pass` line, `>` goes between the giver and the receiver: `{example}`"
+        return element, message, element.receiver.column
+    return None
+
+
+def _hint(text: str, players: tuple[str, ...], next_trick: int) -> tuple[str, int] | None:
+    """A card player's reading of a common slip in a line that does not parse, with its column; None if none fits."""
+    line = text.split("\n", 1)[0]
+    cut = min((i for i in (line.find("{"), line.find(";")) if i >= 0), default=len(line))
+    words = [(m.group(), m.start() + 1) for m in re.finditer(r"\S+", line[:cut])]
+    if not words:
+        return None
+    first, col = words[0]
+    rest = [w for w, _ in words[1:]]
+    if first in ("score", "total"):
+        comma = line.find(",", 0, cut)
+        if comma >= 0:
+            example = " ".join(w for w in line[:cut].replace(",", " ").split())
+            return f"A `{first}` line has no commas: `{example}`", comma + 1
+        for i, (word, at) in enumerate(words[1:], 1):
+            glued = _GLUED_POINTS.fullmatch(word)
+            following = words[i + 1][0] if i + 1 < len(words) else None
+            if glued and (following is None or not _SIGNED.fullmatch(following)) and i % 2 == 1:
+                return f"`{word}`: a name and points need a space, `{glued.group(1)} {glued.group(2)}`", at
+        return None
+    if first == "pass" and len(rest) == 4 and rest[1] != ">":
+        return f"`{rest[1]}`: a pass is written `pass {rest[0]} > {rest[2]} {rest[3]}`", words[2][1]
+    number = re.fullmatch(r"([0-9]+)[^0-9.\s]+", first)
+    if number:
+        return f"`{first}`: a trick number is written with a dot, `{number.group(1)}.`", col
+    if first in _LINE_KEYWORDS or first.startswith("[") or first[0].isdigit():
+        return None
+    if first in players and rest:
+        example = f"{next_trick}. {first}:{' '.join(rest)}"
+        return f"`{first}` at the start of a line: a trick starts with its number, `{example}`", col
+    tag = _TAG_WITHOUT_BRACKETS.match(line)
+    if tag and rest[0:1] != [">"]:
+        return f"A tag is written in brackets: `[{line[:cut].strip()}]`", col
+    meant = did_you_mean(first, sorted(_LINE_KEYWORDS))
+    if meant is not None:
+        return f"`{first}`: did you mean `{meant}`?", col
+    return None
+
+
+# --------------------------------------------------------------------------- reading
+
+
 def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Finding]) -> Iterator[Game]:
     parser = line_parser()
     asm = _Assembler(path, findings)
     for logical in _logical_lines(lines, findings):
         text = logical.text
         if not text.strip():
+            asm._flush_findings()
             continue
         stripped = text.lstrip()
         if stripped.startswith(";") and "\n" not in text:
             asm.comment(stripped[1:], logical.first_line, len(text) - len(stripped) + 1)
+            asm._flush_findings()
             continue
-        _CTX.first_line = logical.first_line
-        _CTX.annotations = []
-        _CTX.comments = []
+        if asm.first_text is None:
+            asm.first_text = (logical.first_line, text)
+        repaired = False
         try:
-            element = parser.parse(text)
-        except UnexpectedInput as err:
+            element = _parse(parser, text, logical.first_line)
+        except (UnexpectedInput, RecordSyntaxError) as err:
             # the game a bad line sits in: a tag line after a hand starts a new game
             if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
                 yield from asm._start_game(logical.first_line)
-            e = _describe(err, text, logical.first_line)
-            asm.error(e.message, e.line, e.column)
-            asm._flush_findings()
-            continue
-        except RecordSyntaxError as err:
-            if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
-                yield from asm._start_game(logical.first_line)
-            asm.error(err.message, err.line, err.column)
-            asm._flush_findings()
-            continue
-        notes = _annotations(_CTX.annotations, logical.first_line)
+            fixed = _repair(parser, text, logical.first_line) if isinstance(err, UnexpectedInput) else None
+            if fixed is None:
+                hint = _hint(text, asm.players(), asm.next_trick())
+                if hint is not None:
+                    asm.error(hint[0], logical.first_line, hint[1])
+                else:
+                    e = err if isinstance(err, RecordSyntaxError) else _describe(err, text, logical.first_line)
+                    asm.error(e.message, e.line, e.column)
+                asm._flush_findings()
+                continue
+            element, message, column = fixed
+            repaired = True
+            asm.error(message, logical.first_line, column, element.number if isinstance(element, Trick) else None)
+        if isinstance(element, (Tag, Hand)) and not repaired:
+            asm.notation_seen = True
+        notes = _annotations(_CTX.annotations or [], logical.first_line)
         remark = str(_CTX.comments[-1])[1:] if _CTX.comments else None
         if element is None:
             if notes:
@@ -731,6 +1075,7 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
         element = _attach(element, notes, remark)
         yield from asm.feed(element)
         asm._flush_findings()
+    asm._flush_findings()
     yield from asm.finish()
 
 
@@ -739,26 +1084,24 @@ def read_games(source: Source, path: str | None = None) -> Iterator[Game]:
 
     `source` is a path (`str` without a newline, or `os.PathLike`), a binary or
     text file object, or the text itself (a `str` holding a newline). Syntax
-    errors become findings on the game they sit in (`Game.findings`). Raises
-    `OSError` only when a path cannot be opened.
+    errors become findings on the game they sit in (`Game.findings`); a source
+    with no Imp notation at all gives one game holding one finding that says so.
+    Memory stays bounded by the largest game, however long the file or its lines.
+    Raises `OSError` only when a path cannot be opened or read.
 
     >>> [g.players for g in read_games('[Game "bottle-imp"]\\n[Players "A B C"]\\n')]
     [('A', 'B', 'C')]
     """
     findings: list[Finding] = []
     if isinstance(source, str) and ("\n" in source or source.startswith("[")):
-        yield from _read_lines(_decode_lines(io.BytesIO(source.encode("utf-8")), findings), path, findings)
+        yield from _read_lines(_text_lines(io.StringIO(source)), path, findings)
         return
     if isinstance(source, (str, os.PathLike)):
         name = path if path is not None else os.fspath(source)
         with open(source, "rb") as binary:
-            yield from _read_lines(_decode_lines(binary, findings), name, findings)
+            yield from _read_lines(_decode_lines(binary), name, findings)
         return
     if isinstance(source, io.TextIOBase):
-        text_lines = (
-            _Physical(i, t.rstrip("\r\n").lstrip("\ufeff") if i == 1 else t.rstrip("\r\n"))
-            for i, t in enumerate(source, 1)
-        )
-        yield from _read_lines(text_lines, path, findings)
+        yield from _read_lines(_text_lines(source), path, findings)
         return
-    yield from _read_lines(_decode_lines(source, findings), path, findings)  # type: ignore[arg-type]
+    yield from _read_lines(_decode_lines(source), path, findings)  # type: ignore[arg-type]

@@ -60,7 +60,15 @@ def test_validate_json_has_the_keys_of_the_spec(record: Path) -> None:
     assert doc["findings"] and all(keys <= set(f) for f in doc["findings"])
     card = next(f for f in doc["findings"] if f["code"] == "unknown-card")
     assert (card["game"], card["hand"], card["trick"], card["player"], card["line"]) == (1, 1, 1, "Dolors", 9)
-    assert doc["summary"] == {"files": 1, "games": 1, "errors": 3, "warnings": 1}
+    assert doc["summary"] == {
+        "files": 1,
+        "games": 1,
+        "errors": 3,
+        "warnings": 1,
+        "unreadable": 0,
+        "internal": 0,
+    }
+    assert doc["unreadable"] == []
 
 
 def test_validate_clean_record_exits_0(tmp_path: Path) -> None:

@@ -204,10 +204,10 @@ def test_lines_out_of_place_are_reported() -> None:
 @pytest.mark.parametrize(
     ("line", "column", "words"),
     [
-        ("pass Adam Betty 7", 11, "expected `>`"),
+        ("pass Adam - Betty 7", 11, "a pass is written `pass Adam > Betty 7`"),
         ("total Adam", 11, "ends too soon"),
         ("@@ spilled coffee", 1, "expected a line such as"),
-        ("3 24 15 17 32", 1, "written with a dot, `3.`"),
+        ("3) 24 15 17 32", 1, "written with a dot, `3.`"),
         ("hand two", 6, "`two` is not expected here: expected a number"),
         ("1. :3 4 5 6", 4, "nothing before `:` names a player"),
         ("1. Adam:!! 4 5 6", 4, "is not a play"),
@@ -227,6 +227,57 @@ def test_syntax_error_paths(line: str, column: int, words: str) -> None:
     # recovery: the line after the bad one is read
     assert [t.number for t in g.hands[0].tricks] == [1]
     assert g.findings[0].hand == 1 and g.findings[0].game == 1
+
+
+def test_the_three_repairs_read_the_line_as_meant_after_one_finding() -> None:
+    g = one(
+        HEAD + "hand 1 dealer Doris\npass Adam  Betty 7\n1 24 15 17 32\n2. Christian 8 4 6 7 {led low}\n3. 1 2 3 4\n"
+    )
+    assert syntax(g) == [
+        (4, 12, "In this `pass` line, `>` goes between the giver and the receiver: `pass Adam > Betty 7`"),
+        (5, 1, "`1` at the start of a line: a trick number is written with a dot, `1.`"),
+        (6, 4, "`Christian` is a player: the leader is written `Christian:8`"),
+    ]
+    assert [(f.hand, f.trick) for f in g.findings] == [(1, None), (1, 1), (1, 2)]
+    (p,) = g.hands[0].passes
+    assert (p.giver.name, p.receiver.name, p.card.text) == ("Adam", "Betty", "7")
+    t1, t2, t3 = g.hands[0].tricks
+    assert (t1.number, [x.card.text for x in t1.plays], t1.plays[1].column) == (1, ["24", "15", "17", "32"], 6)
+    lead = t2.plays[0]
+    assert (lead.player and lead.player.name, lead.card.text, lead.column, len(t2.plays)) == ("Christian", "8", 4, 4)
+    assert t2.plays[-1].annotations[0].text == "led low"
+    assert t3.number == 3
+
+
+def test_a_card_that_is_not_a_player_is_left_to_the_rules() -> None:
+    g = one(HEAD + "hand 1\n1. Zoe 8 4 6 7\n2. AS 1 2 3\n")
+    assert syntax(g) == []
+    assert [p.card.text for p in g.hands[0].tricks[0].plays] == ["Zoe", "8", "4", "6", "7"]
+
+
+@pytest.mark.parametrize(
+    ("line", "column", "message"),
+    [
+        ("dael Adam 1 2 3", 1, "`dael`: did you mean `deal`?"),
+        ("Deal Adam 1 2 3", 1, "`Deal`: did you mean `deal`?"),
+        ("scroe Adam 1", 1, "`scroe`: did you mean `score`?"),
+        ("score Adam15 Betty -10", 7, "`Adam15`: a name and points need a space, `Adam 15`"),
+        ("score Adam 15 Betty-10", 15, "`Betty-10`: a name and points need a space, `Betty -10`"),
+        ("score Adam 15, Betty -10", 14, "A `score` line has no commas: `score Adam 15 Betty -10`"),
+        ("total Adam 15,Betty -10", 14, "A `total` line has no commas: `total Adam 15 Betty -10`"),
+        (
+            "Betty 11 35 31 9",
+            1,
+            "`Betty` at the start of a line: a trick starts with its number, `1. Betty:11 35 31 9`",
+        ),
+        ("1) 24 15 17 32", 1, "`1)`: a trick number is written with a dot, `1.`"),
+        ("pass Adam to Betty 7", 11, "`to`: a pass is written `pass Adam > Betty 7`"),
+        ('Event "club night"', 1, 'A tag is written in brackets: `[Event "club night"]`'),
+    ],
+)
+def test_messages_for_the_slips_players_make(line: str, column: int, message: str) -> None:
+    g = one(HEAD + "hand 1\n" + line + "\n")
+    assert syntax(g) == [(4, column, message)]
 
 
 @pytest.mark.parametrize(

@@ -177,7 +177,9 @@ def test_the_stepper_in_a_real_terminal(tmp_path: Path) -> None:
 
         def pane() -> str:
             fmt = "#{pane_dead} #{pane_dead_status}"
-            return subprocess.run([*tmux, "list-panes", "-t", session, "-F", fmt], capture_output=True, text=True).stdout
+            return subprocess.run(
+                [*tmux, "list-panes", "-t", session, "-F", fmt], capture_output=True, text=True
+            ).stdout
 
         deadline = time.monotonic() + 30
         while not pane().startswith("1") and time.monotonic() < deadline:

@@ -15,6 +15,7 @@ from imptools.findings import Finding
 from imptools.record import Game, Hand, Trick
 from imptools.rules.steps import Step
 from imptools.rules.tricks import Reporter, Walk, game_over, hand_dealers, incomplete_finding, score_mismatches
+from imptools.suggest import did_you_mean
 
 
 @dataclass(frozen=True, slots=True)
@@ -202,7 +203,9 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
             out.append(
                 Finding(
                     "unknown-player",
-                    f"`{ref.name}` is not one of the players ({', '.join(game.players)})",
+                    f"`{ref.name}` is not a player: did you mean `{hint}`?"
+                    if (hint := did_you_mean(ref.name, game.players))
+                    else f"`{ref.name}` is not one of the players ({', '.join(game.players)})",
                     ref.line,
                     ref.column,
                     game.path,

@@ -25,6 +25,7 @@ from typing import Any
 from imptools.findings import Finding
 from imptools.record import CardText, Deal, Discard, Game, Hand, NameRef, Pass, ScoreLine, Trick
 from imptools.rules.steps import KNOWN_FROM_DEAL, KNOWN_FROM_PLAYS, Detail, Event, NoDetail, State, Step
+from imptools.suggest import did_you_mean
 
 Resolve = Callable[[str], "int | None"]
 """A card token -> the engine's card number, or None when it is not a card of the deck."""
@@ -392,7 +393,9 @@ def name_findings(walk: Walk, players: Sequence[str], report: Reporter) -> None:
             if play.player.name not in players:
                 report.add(
                     "unknown-player",
-                    f"`{play.player.name}` is not one of the players; it was {turn}'s turn",
+                    f"`{play.player.name}` is not a player"
+                    + (f" (did you mean `{hint}`?)" if (hint := did_you_mean(play.player.name, players)) else "")
+                    + f"; it was {turn}'s turn",
                     play.player.line,
                     play.player.column,
                     trick.number,
