@@ -603,6 +603,12 @@ def simulate(
         bool, typer.Option("--play-only", help="Write the tricks only, without deals and exchanges.")
     ] = False,
     no_scores: Annotated[bool, typer.Option("--no-scores", help="Leave out the `score` lines.")] = False,
+    tag: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--tag", "-t", metavar="NAME=VALUE", help="Add a tag to the header (repeatable): --tag Teams=none."
+        ),
+    ] = None,
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")
     ] = None,
@@ -618,6 +624,8 @@ def simulate(
       imp simulate --game bottle-imp --players 4 --hands 8 --seed 7
 
       imp simulate -g bottle-imp -v lopaka -p "Keawe Kokua Lopaka" --bot greedy -o practice.imp
+
+      imp simulate -g botifarra -p 4 --tag Teams=none -n 5
     """
     from imptools.simulate import Options, SimulationError
     from imptools.simulate import simulate as run
@@ -632,7 +640,14 @@ def simulate(
             raise typer.Exit(EXIT_UNREADABLE)
     else:
         names = tuple(players.split())
-    opts = Options(game, names, variant, hands, seed, bot, deals=not play_only, scores=not no_scores)
+    tags: list[tuple[str, str]] = []
+    for item in tag or []:
+        name, eq, value = item.partition("=")
+        if not eq:
+            _error(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
+            raise typer.Exit(EXIT_UNREADABLE)
+        tags.append((name.strip(), value))
+    opts = Options(game, names, variant, hands, seed, bot, not play_only, not no_scores, tuple(tags))
     try:
         text = "".join(run(opts))
     except SimulationError as exc:

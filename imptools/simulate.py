@@ -8,15 +8,18 @@ bytes.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from random import Random
 
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
-from imptools.rules.base import HandSimulator, Position
+from imptools.rules.base import ChoosingSimulator, HandSimulator, Position
 
 BOTS = ("random", "greedy")
+_TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
+_OWN_TAGS = ("Game", "Variant", "Players")
 
 
 class SimulationError(ValueError):
@@ -43,8 +46,13 @@ def _header(opts: Options) -> str:
     if opts.variant:
         lines.append(f'[Variant "{opts.variant}"]')
     lines.append(f'[Players "{" ".join(opts.players)}"]')
-    lines += [f'[{name} "{value}"]' for name, value in opts.tags]
+    lines += [f'[{name} "{_quoted(value)}"]' for name, value in opts.tags]
     return "\n".join(lines) + "\n"
+
+
+def _quoted(value: str) -> str:
+    """A tag value with `\\` and `"` escaped, as the notation writes it."""
+    return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
 def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tuple[str, int]]]:
@@ -65,6 +73,12 @@ def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tu
 
 def simulate(opts: Options) -> Iterator[str]:
     """The record of one simulated game, a hand at a time (the header first)."""
+    for name, value in opts.tags:
+        if not _TAG_NAME.fullmatch(name) or name in _OWN_TAGS or "\n" in value:
+            raise SimulationError(
+                f"`{name}` cannot be a tag here: a tag name is a letter then letters, digits or _,"
+                f" the value one line, and {', '.join(_OWN_TAGS)} have options of their own"
+            )
     header = _header(opts)
     (game,) = read_games(header + "".join(f"hand {i}\n" for i in range(1, opts.hands + 1)))
     ruleset = get_ruleset(game.game_name)
@@ -82,7 +96,10 @@ def simulate(opts: Options) -> Iterator[str]:
     yield header
     for number, dealer in enumerate(dealers, 1):
         assert dealer is not None
-        dealt = sim.deal(dealer, rng)
+        if opts.bot == "greedy" and isinstance(sim, ChoosingSimulator):
+            dealt = sim.better_deal(dealer, rng)
+        else:
+            dealt = sim.deal(dealer, rng)
         if opts.bot == "greedy":
             tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
         else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from random import Random
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from imptools.findings import Finding
 from imptools.record import Game, Hand, Trick
@@ -141,6 +141,19 @@ class HandSimulator(Protocol):
 
     def better_bot(self, position: Position, rng: Random) -> int:
         """A card for the player to move, chosen by a simple strategy of this game."""
+        ...
+
+
+@runtime_checkable
+class ChoosingSimulator(HandSimulator, Protocol):
+    """A simulator whose deal includes the players' own choices (trump, doublings ...).
+
+    `deal` makes them at random; `better_deal` by the game's simple strategy,
+    for the better bot, each player judging from the cards they can see.
+    """
+
+    def better_deal(self, dealer: str, rng: Random) -> DealtHand:
+        """As `deal`, with the choices made by the better bot."""
         ...
 
 
