@@ -104,7 +104,7 @@ def simulate(opts: Options) -> Iterator[str]:
             tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
         else:
             tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
-        body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else [])]
+        body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else []), *dealt.calls]
         spell = dealt.position.spell
         for t, plays in enumerate(tricks, 1):
             first, *rest = plays

@@ -126,10 +126,16 @@ class Position(Protocol):
 
 @dataclass(slots=True)
 class DealtHand:
-    """A simulated deal: the record lines written before trick 1, and the position play starts from."""
+    """A simulated deal: the record lines written before trick 1, and the position play starts from.
+
+    `lines` are the deal and the exchange, left out of a play-only record;
+    `calls` the lines a hand cannot be judged without (trump, doublings ...),
+    written after them and kept in a play-only record.
+    """
 
     lines: list[str]
     position: Position
+    calls: list[str] = field(default_factory=list)
 
 
 class HandSimulator(Protocol):

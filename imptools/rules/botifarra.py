@@ -1191,7 +1191,7 @@ class BotifarraPosition:
 
         Card points and a point a trick (a point per two tricks with two players,
         the odd pair's point to the poorer): the checker's own count, so at the
-        end of the hand they are the points the hand is scored on (72, or 71).
+        end of the hand they are the points the hand is scored on (72 in all).
         """
         return self.tally.points(self.setup)
 
@@ -1274,9 +1274,9 @@ class BotifarraSimulator:
         calls = self._calls(dealer, seen, rng, better)
         judged = judge_calls(calls, dealer, setup.seating)
         assert judged.named and not judged.bad, judged.bad
-        lines += [" ".join(x for x in (c.kind, c.player, c.word) if x) for c in calls]
+        written = [" ".join(x for x in (c.kind, c.player, c.word) if x) for c in calls]
         position = BotifarraPosition(setup, dealer, judged.trump, hands, piles, judged.multiplier)
-        return DealtHand(lines, position)
+        return DealtHand(lines, position, written)
 
     def _calls(self, dealer: str, seen: Callable[[str], set[int]], rng: Random, better: bool) -> list[CallLine]:
         """The trump call (after a delegation, perhaps) and the doublings, in the order they are made."""
