@@ -1215,6 +1215,11 @@ def _suit_value(cards: Iterable[int], suit: int) -> int:
     return 3 * len(mine) + card_points(mine)
 
 
+def _suit_height(cards: Iterable[int], suit: int) -> int:
+    """How high a player's cards of `suit` rank, all together: between suits of equal value, the higher."""
+    return sum(strength(c) for c in cards if suit_of(c) == suit)
+
+
 def _wants_botifarra(cards: Iterable[int]) -> bool:
     """Many high cards (three 9s, or five 9s and 1s): no trump."""
     ranks = [rank_of(c) for c in cards]
@@ -1225,7 +1230,7 @@ def _best_trump(cards: Set[int]) -> str:
     """The better bot's trump: botifarra with many high cards, else the longest, strongest suit."""
     if _wants_botifarra(cards):
         return BOTIFARRA
-    return SUIT_NAMES[max(range(4), key=lambda s: (_suit_value(cards, s), -s))]
+    return SUIT_NAMES[max(range(4), key=lambda s: (_suit_value(cards, s), _suit_height(cards, s), -s))]
 
 
 def _confidence(cards: Set[int], trump: int | None) -> int:
