@@ -26,6 +26,7 @@ from typing import IO, Any, Union
 from lark import Lark, Token, Transformer, v_args
 from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
 
+from imptools.fastpath import fast_line
 from imptools.findings import Finding
 from imptools.record import (
     Annotation,
@@ -382,6 +383,8 @@ def _decode_lines(binary: IO[bytes], findings: list[Finding]) -> Iterator[_Physi
 
 def _scan(text: str, in_note: bool) -> tuple[bool, int]:
     """Whether a `{` is still open at the end of `text`, and where the last unclosed `{` opened (-1 if none)."""
+    if not in_note and "{" not in text:
+        return False, -1
     quoted = False
     opened = -1
     i = 0
@@ -690,7 +693,6 @@ def _kind(element: Any) -> str:
 
 
 def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Finding]) -> Iterator[Game]:
-    parser = line_parser()
     asm = _Assembler(path, findings)
     for logical in _logical_lines(lines, findings):
         text = logical.text
@@ -700,11 +702,16 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
         if stripped.startswith(";") and "\n" not in text:
             asm.comment(stripped[1:], logical.first_line, len(text) - len(stripped) + 1)
             continue
+        element = fast_line(text, logical.first_line)  # the common shapes; None leaves the line to Lark
+        if element is not None:
+            yield from asm.feed(element)
+            asm._flush_findings()
+            continue
         _CTX.first_line = logical.first_line
         _CTX.annotations = []
         _CTX.comments = []
         try:
-            element = parser.parse(text)
+            element = line_parser().parse(text)
         except UnexpectedInput as err:
             # the game a bad line sits in: a tag line after a hand starts a new game
             if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
