@@ -49,6 +49,18 @@ FilesArg = Annotated[
     typer.Argument(metavar="FILE...", help="Record files (.imp), folders to search for them, or - for standard input."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs", "-j", min=1, help="Processes to judge with (default: the cores available); small inputs use one."
+    ),
+]
+
+
+def _jobs(jobs: int | None) -> int:
+    from imptools.parallel import default_jobs
+
+    return jobs if jobs is not None else default_jobs()
 
 
 # --------------------------------------------------------------------------- inputs
@@ -120,8 +132,18 @@ def _print_json(obj: Any) -> None:
     sys.stdout.flush()
 
 
-def _judged(inputs: Inputs) -> Iterator[tuple[str, Game, GameResult]]:
+def _judged(inputs: Inputs, jobs: int = 1, whole_games: bool = True) -> Iterator[tuple[str, Game, GameResult]]:
     from imptools.check import judge_game
+    from imptools.parallel import judged_in_pool, worth_a_pool
+
+    if worth_a_pool(inputs.paths, jobs):
+
+        def unreadable(path: str, exc: OSError) -> None:
+            inputs.unreadable.append(path)
+            _error(f"cannot read {path}: {exc.strerror or exc}")
+
+        yield from judged_in_pool(inputs.paths, jobs, whole_games, unreadable)
+        return
 
     err = _console(stderr=True)
     with _progress(len(inputs.paths), err) as progress:
@@ -137,7 +159,7 @@ def _judged(inputs: Inputs) -> Iterator[tuple[str, Game, GameResult]]:
 
 
 @app.command()
-def validate(files: FilesArg, json: JsonOpt = False) -> None:
+def validate(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
     """Check records against the rules and report every problem with its evidence.
 
     One line per finding, `path:line:col: code message`, grouped by game and hand,
@@ -153,7 +175,7 @@ def validate(files: FilesArg, json: JsonOpt = False) -> None:
     inputs = expand(files)
     findings: list[Finding] = []
     games = 0
-    for _path, _game, result in _judged(inputs):
+    for _path, _game, result in _judged(inputs, _jobs(jobs), whole_games=False):
         games += 1
         findings.extend(result.all_findings())
     errors = sum(1 for f in findings if f.is_error)
@@ -178,7 +200,7 @@ def validate(files: FilesArg, json: JsonOpt = False) -> None:
 
 
 @app.command()
-def score(files: FilesArg, json: JsonOpt = False) -> None:
+def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
     """Recompute every hand's score and the running totals, as a score sheet.
 
     Recorded `score` and `total` values that disagree with the rules are marked.
@@ -194,7 +216,7 @@ def score(files: FilesArg, json: JsonOpt = False) -> None:
     sheets: list[tuple[Game, GameResult]] = []
     out: list[dict[str, Any]] = []
     console = _console()
-    for _path, game, result in _judged(inputs):
+    for _path, game, result in _judged(inputs, _jobs(jobs), whole_games=not json):
         if json:
             out.append(
                 {

@@ -142,10 +142,14 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
                 )
             )
 
+    checks: dict[str, CardCheck] = {}  # one check per distinct token: the deck is the game's throughout
+
     def card(c: CardText, hand: int, player: str | None, trick: int | None = None) -> None:
         if c.unknown:
             return
-        check = ruleset.check_card(c.text, game)
+        check = checks.get(c.text)
+        if check is None:
+            check = checks[c.text] = ruleset.check_card(c.text, game)
         if check.code is not None:
             out.append(
                 Finding(

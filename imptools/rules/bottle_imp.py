@@ -214,6 +214,8 @@ class Setup:
     per_trick: int
     bottles: int
     ids: dict[str, int] = field(default_factory=dict)
+    resolved: dict[str, int | None] = field(default_factory=dict)
+    """`resolve`'s answers so far (a game spells the same cards again and again)."""
 
     @property
     def lopaka(self) -> bool:
@@ -225,8 +227,12 @@ class Setup:
 
     def resolve(self, text: str) -> int | None:
         """The engine card of a token, or None when it is not a card of this deck."""
-        n = card_number(text)
-        return n if n in self.cards else None
+        try:
+            return self.resolved[text]
+        except KeyError:
+            n = card_number(text)
+            found = self.resolved[text] = n if n in self.cards else None
+            return found
 
     def colour(self, card: int) -> str:
         return self.cards[card][0]
@@ -339,7 +345,8 @@ class BottleImp(TrickRuleset):
             for h, b, old in zip(history, bottles, before):
                 if b.price != old:
                     h.append(b.price)
-            played.after = (_bottle_state(bottles, history), {p: list(v) for p, v in piles.items()})
+            if steps:
+                played.after = (_bottle_state(bottles, history), {p: list(v) for p, v in piles.items()})
             return win
 
         walk = walk_tricks(hand, setup.order(dealer), setup.per_trick, setup.resolve, settle)
