@@ -50,46 +50,35 @@ print(games, plies)
 
 @dataclass
 class Run:
-    """One command's figures: median wall time over the runs and the largest peak RSS."""
+    """One command's figures: median wall and CPU (user + system) seconds over the runs, the largest peak RSS."""
 
     seconds: float
+    cpu: float
     rss_mb: float
     out: str
 
 
 def run(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,)) -> Run:
-    """Run `cmd` `runs` times as a child process; its median wall time and peak resident memory."""
-    times: list[float] = []
+    """Run `cmd` `runs` times as a child process: wall time, CPU time and peak RSS from wait4's rusage."""
+    walls: list[float] = []
+    cpus: list[float] = []
     rss = 0
     out = ""
     for _ in range(runs):
-        start = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        stdout, stderr = proc.communicate()
-        _, status, usage = os.wait4(proc.pid, 0) if proc.returncode is None else (0, 0, None)
-        times.append(time.perf_counter() - start)
-        if proc.returncode not in ok:
-            raise SystemExit(f"{cmd}: exit {proc.returncode}\n{stderr.decode()[-2000:]}")
-        del status
-        if usage is not None:
+        with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
+            start = time.perf_counter()
+            proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr)
+            _, status, usage = os.wait4(proc.pid, 0)
+            walls.append(time.perf_counter() - start)
+            proc.returncode = os.waitstatus_to_exitcode(status)
+            if proc.returncode not in ok:
+                stderr.seek(0)
+                raise SystemExit(f"{cmd}: exit {proc.returncode}\n{stderr.read().decode()[-2000:]}")
+            cpus.append(usage.ru_utime + usage.ru_stime)
             rss = max(rss, usage.ru_maxrss)
-        out = stdout.decode()
-    return Run(statistics.median(times), rss / 1024, out)
-
-
-def peak_rss(cmd: list[str]) -> tuple[float, float]:
-    """Wall time and peak RSS (MB) of one run of `cmd`, from wait4's rusage."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, _, usage = os.wait4(proc.pid, 0)
-    return time.perf_counter() - start, usage.ru_maxrss / 1024
-
-
-def timed(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,)) -> Run:
-    """Median wall time over `runs` (output kept from the last), peak RSS from a separate wait4 run."""
-    result = run(cmd, runs, ok)
-    _, rss = peak_rss(cmd)
-    return Run(result.seconds, rss, result.out)
+            stdout.seek(0)
+            out = stdout.read().decode()
+    return Run(statistics.median(walls), statistics.median(cpus), rss / 1024, out)
 
 
 def chess_games(path: Path, games: int, plies: int, seed: int = 1) -> None:
@@ -139,7 +128,7 @@ def main() -> None:
         rows: list[tuple[str, Run, float]] = []
 
         def row(label: str, cmd: list[str], units: float, ok: tuple[int, ...] = (0,)) -> Run:
-            r = timed(cmd, args.runs, ok)
+            r = run(cmd, args.runs, ok)
             rows.append((label, r, units / r.seconds))
             return r
 
@@ -151,21 +140,26 @@ def main() -> None:
         for j in jobs:
             row(f"imp score --json {' '.join(j)}".strip(), [*imp, "score", "--json", *j, str(corpus)], args.hands)
         score = rows[-len(jobs)]
-        start = timed([*imp, "validate", str(one)], max(args.runs, 7))
-        peer = timed([sys.executable, "-c", CHESS, str(pgn)], args.runs)
+        start = run([*imp, "validate", str(one)], max(args.runs, 7))
+        peer = run([sys.executable, "-c", CHESS, str(pgn)], args.runs)
         games, plies = (int(x) for x in peer.out.split())
         print()
-        print("| command | wall s | hands/s | MB/s | peak RSS MB |")
-        print("|---|---:|---:|---:|---:|")
+        print("| command | wall s | CPU s | hands/s | MB/s | peak RSS MB |")
+        print("|---|---:|---:|---:|---:|---:|")
         for label, r, rate in rows:
-            print(f"| {label} | {r.seconds:.2f} | {rate:,.0f} | {mb / r.seconds:.2f} | {r.rss_mb:.0f} |")
-        print(f"| imp validate one-hand.imp (cold start) | {start.seconds:.3f} | | | {start.rss_mb:.0f} |")
+            print(f"| {label} | {r.seconds:.2f} | {r.cpu:.2f} | {rate:,.0f} | {mb / r.seconds:.2f} | {r.rss_mb:.0f} |")
+        print(
+            f"| imp validate one-hand.imp (cold start) | {start.seconds:.3f} | {start.cpu:.3f} "
+            f"| | | {start.rss_mb:.0f} |"
+        )
         print(
             f"| python-chess: read_game + replay, {games} random games ({plies / games:.0f} plies avg) "
-            f"| {peer.seconds:.2f} | {games / peer.seconds:,.0f} games/s | | {peer.rss_mb:.0f} |"
+            f"| {peer.seconds:.2f} | {peer.cpu:.2f} | {games / peer.seconds:,.0f} games/s | | {peer.rss_mb:.0f} |"
         )
         print()
-        print(f"imp score --json / python-chess: {score[2] / (games / peer.seconds):.2f}x (hands/s over games/s)")
+        print(f"imp score --json / python-chess: {score[2] / (games / peer.seconds):.2f}x (hands/s over games/s, wall)")
+        cpu_ratio = (args.hands / score[1].cpu) / (games / peer.cpu)
+        print(f"imp score --json / python-chess: {cpu_ratio:.2f}x per CPU second (one job)")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
 

@@ -76,6 +76,8 @@ def _play(text: str, line: int, col: int) -> Play | None:
             return None
         name = NameRef(who, line, col)
         col += len(who) + 1
+        if text.isdigit():
+            return Play(CardText(text, line, col), line, col, name)
     mark: str | None = None
     for m in _MARKS:
         if text.endswith(m) and len(text) > len(m):

@@ -350,10 +350,11 @@ class BottleImp(TrickRuleset):
             return win
 
         walk = walk_tricks(hand, setup.order(dealer), setup.per_trick, setup.resolve, settle)
-        self._record_checks(setup, hand, dealer, walk, report)
+        final = after_exchange(hand, setup.resolve)
+        self._record_checks(setup, hand, dealer, walk, final, report)
         packs = self._packs(setup, hand)
         if packs is not None:
-            holdings = Holdings(walk, after_exchange(hand, setup.resolve), packs if setup.two_pack else None)
+            holdings = Holdings(walk, final, packs if setup.two_pack else None)
             revoke_findings(walk, holdings, setup.colour, spell, COLOURS.__getitem__, report)
         if setup.lopaka:
             self._automaton(setup, hand, walk, report)
@@ -366,8 +367,13 @@ class BottleImp(TrickRuleset):
 
     # ----------------------------------------------------------------------- checks
 
-    def _record_checks(self, setup: Setup, hand: Hand, dealer: str, walk: Walk, report: Reporter) -> None:
-        """Turn order and names in tricks, trick counts, repeated cards, deal sizes, exchanges, cards not held."""
+    def _record_checks(
+        self, setup: Setup, hand: Hand, dealer: str, walk: Walk, final: dict[str, set[int]], report: Reporter
+    ) -> None:
+        """Turn order and names in tricks, trick counts, repeated cards, deal sizes, exchanges, cards not held.
+
+        `final` is each player's cards after the exchange (`after_exchange`).
+        """
         players = setup.players
         n = len(players)
         trick_count_findings(hand, setup.per_trick, report)
@@ -400,7 +406,6 @@ class BottleImp(TrickRuleset):
                 msg = f"{g} passes to {r}, who sits neither after nor before {g}"
                 report.add("bad-exchange", msg, ps.line, ps.column, None, g)
         if hand.deals:
-            final = after_exchange(hand, setup.resolve)
             play_not_held_findings(walk, final, spell, report, "after the deal and the exchange")
 
     def _packs(self, setup: Setup, hand: Hand) -> Callable[[int, int, str, int], object] | None:
