@@ -391,9 +391,25 @@ def _main(
         raise typer.Exit()
 
 
+def _plain_validate(argv: list[str]) -> int | None:
+    """`imp validate [--json] FILE...` run without Typer's option parsing, which costs more than
+    checking a small file; None for any other command line (Typer parses it)."""
+    files = [a for a in argv[1:] if a != "--json"]
+    if argv[:1] != ["validate"] or not files or any(a.startswith("-") and a != STDIN for a in files):
+        return None
+    try:
+        validate(files, json=len(files) < len(argv) - 1)
+    except typer.Exit as done:
+        return done.exit_code
+    return EXIT_OK
+
+
 def main() -> None:
     """Entry point: run the app; no traceback reaches a user."""
     try:
+        status = _plain_validate(sys.argv[1:])
+        if status is not None:
+            raise SystemExit(status)
         app()
     except KeyboardInterrupt:
         raise SystemExit(130) from None

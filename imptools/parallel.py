@@ -17,12 +17,16 @@ import io
 import os
 from collections import deque
 from collections.abc import Callable, Iterator
-from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
 
 from imptools.findings import Finding
 from imptools.record import Game, Hand, Tag
-from imptools.rules.base import GameResult
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from imptools.rules.base import GameResult
 
 CHUNK = 256 * 1024
 """About how many bytes of a big file one worker reads at a time."""
@@ -61,7 +65,7 @@ class Task:
     whole_games: bool = True
 
 
-Judged = tuple[Game, GameResult]
+Judged = tuple[Game, "GameResult"]
 
 
 def _judge(task: Task) -> list[Judged]:
@@ -199,6 +203,8 @@ def judged_in_pool(
     `whole_games` False returns each game reduced to its place (path, index, line),
     which is all a JSON report needs and much less to send between processes.
     """
+    from concurrent.futures import ProcessPoolExecutor
+
     window = 2 * jobs + 1
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[tuple[Future[list[Judged]], Task, bool]] = deque()

@@ -21,10 +21,7 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any, Union
-
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
+from typing import IO, TYPE_CHECKING, Any, Union
 
 from imptools.fastpath import fast_line
 from imptools.findings import Finding
@@ -53,6 +50,10 @@ from imptools.record import (
     Trump,
     TurnUp,
 )
+
+if TYPE_CHECKING:  # Lark is imported when a line first needs it: most records never do (imptools.fastpath)
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
@@ -153,9 +154,12 @@ def _play(tok: Token) -> Play:
     return Play(CardText(text, line, col), line, col, name, mark)
 
 
-@v_args(inline=True)
-class _LineBuilder(Transformer[Token, Any]):
-    """Builds one line's model object straight from the parse (no tree walked twice)."""
+class _LineBuilder:
+    """Builds one line's model object straight from the parse (no tree walked twice).
+
+    Its methods become an inline Lark `Transformer` in `line_parser`, so that Lark
+    is imported only when a line needs it.
+    """
 
     def start(self, line: Any = None) -> Any:
         return line
@@ -227,11 +231,15 @@ class _LineBuilder(Transformer[Token, Any]):
 @lru_cache(maxsize=1)
 def line_parser() -> Lark:
     """The LALR parser of one logical line, compiled once and cached on disk by Lark."""
+    from lark import Lark, Transformer, v_args
+
+    methods = {k: v for k, v in vars(_LineBuilder).items() if not k.startswith("__")}
+    builder = v_args(inline=True)(type("_LineBuilder", (Transformer,), methods))
     return Lark(
         _grammar_text(),
         parser="lalr",
         lexer="contextual",
-        transformer=_LineBuilder(),
+        transformer=builder(),
         lexer_callbacks={"ANNOTATION": _on_annotation, "COMMENT": _on_comment},
         cache=True,
     )
@@ -304,6 +312,8 @@ def _expected(names: Iterable[str]) -> str:
 
 def _describe(err: UnexpectedInput, text: str, first_line: int) -> RecordSyntaxError:
     """A card player's account of a Lark error: where, the text at fault, what was expected."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     keyword = text.split(None, 1)[0] if text.split() else ""
     where = f"in this `{keyword}` line, " if keyword in _LINE_KEYWORDS else ""
     if isinstance(err, UnexpectedCharacters):
@@ -710,8 +720,11 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
         _CTX.first_line = logical.first_line
         _CTX.annotations = []
         _CTX.comments = []
+        parser = line_parser()
+        from lark.exceptions import UnexpectedInput
+
         try:
-            element = line_parser().parse(text)
+            element = parser.parse(text)
         except UnexpectedInput as err:
             # the game a bad line sits in: a tag line after a hand starts a new game
             if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
