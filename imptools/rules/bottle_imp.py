@@ -270,12 +270,21 @@ class BottleImp(TrickRuleset):
     name = "bottle-imp"
     variants = VARIANTS
 
+    _last: tuple[Game, Table, str] | None = None
+    """The deck of the game whose cards were checked last (its tokens come one after another)."""
+
+    def _deck(self, game: Game) -> tuple[Table, str]:
+        last = self._last
+        if last is None or last[0] is not game:
+            last = self._last = (game, deck(game), deck_name(game))
+        return last[1], last[2]
+
     def check_card(self, text: str, game: Game) -> CardCheck:
         m = _CARD.fullmatch(text)
-        cards = deck(game)
+        cards, name = self._deck(game)
         number = card_number(text)
         if m is None or number not in cards:
-            return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({deck_name(game)})")
+            return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({name})")
         assert number is not None
         spelled = m.group(1)
         letter = m.group(2).lower()
@@ -284,7 +293,7 @@ class BottleImp(TrickRuleset):
             return CardCheck(
                 None,
                 "colour-mismatch",
-                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {deck_name(game)} deck, "
+                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {name} deck, "
                 f"not {COLOURS.get(letter, letter)}",
             )
         return CardCheck(spelled + letter)
