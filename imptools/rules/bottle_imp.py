@@ -293,8 +293,7 @@ class BottleImp(TrickRuleset):
             return CardCheck(
                 None,
                 "colour-mismatch",
-                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {name} deck, "
-                f"not {COLOURS.get(letter, letter)}",
+                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {name} deck, not {COLOURS.get(letter, letter)}",
             )
         return CardCheck(spelled + letter)
 
