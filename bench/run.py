@@ -11,7 +11,10 @@ processes (median of --runs, peak resident memory from the child's rusage):
 - `imp validate --json` and `imp score --json` over the corpus (`--jobs N` for each N given);
 - the cold start of `imp validate` on a file of one hand;
 - the peer: python-chess reading --games random legal games (made by python-chess
-  itself, seeded) with `chess.pgn.read_game` and replaying each move on a board.
+  itself, seeded, at most --plies half-moves) with `chess.pgn.read_game` (which
+  checks every move) and replaying each move on a board.
+
+`--source DIR` times another checkout (say the main branch) with the same corpus.
 
 Prints a Markdown table for docs/PERFORMANCE.md.
 """
@@ -111,8 +114,14 @@ def main() -> None:
     ap.add_argument("--plies", type=int, default=80, help="longest python-chess game, in half-moves")
     ap.add_argument("--jobs", type=int, nargs="*", default=[], help="also time --jobs N for each N")
     ap.add_argument("--keep", type=Path, help="keep the corpora in this folder")
+    ap.add_argument(
+        "--source", type=Path, help="time the imptools checked out here instead (PYTHONPATH, python -m imptools)"
+    )
     args = ap.parse_args()
     imp = imp_command()
+    if args.source is not None:
+        os.environ["PYTHONPATH"] = str(args.source.resolve())
+        imp = [sys.executable, "-m", "imptools"]
     tmp = Path(tempfile.mkdtemp(prefix="imp-bench-"))
     where = args.keep or tmp
     where.mkdir(parents=True, exist_ok=True)
