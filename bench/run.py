@@ -15,6 +15,8 @@ processes (median of --runs, peak resident memory from the child's rusage):
   checks every move) and replaying each move on a board.
 
 `--source DIR` times another checkout (say the main branch) with the same corpus.
+Children run in the temporary folder, so that `python -m` and `python -c` do not
+pick up an `imptools` from the current directory.
 
 Prints a Markdown table for docs/PERFORMANCE.md.
 """
@@ -70,7 +72,7 @@ def run(cmd: list[str], runs: int, ok: tuple[int, ...] = (0,)) -> Run:
     for _ in range(runs):
         with tempfile.TemporaryFile() as stdout, tempfile.TemporaryFile() as stderr:
             start = time.perf_counter()
-            proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr)
+            proc = subprocess.Popen(cmd, stdout=stdout, stderr=stderr, cwd=tempfile.gettempdir())
             _, status, usage = os.wait4(proc.pid, 0)
             walls.append(time.perf_counter() - start)
             proc.returncode = os.waitstatus_to_exitcode(status)
