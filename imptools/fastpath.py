@@ -40,7 +40,7 @@ from imptools.record import (
 )
 
 _NAME = re.compile(r"[^\W\d_][\w'\-]*")
-_SIGNED = re.compile(r"[+-]?[0-9]+")
+_SIGNED = re.compile(r"[+-]?[0-9]{1,9}")
 _TAG = re.compile(r' *\[ *([A-Za-z][A-Za-z0-9_]*) *"((?:[^"\\\n]|\\.)*)" *\] *(?:;(.*))?')
 _UNESCAPE = re.compile(r"\\(.)")
 _NOT_PLAIN = re.compile(r'[\[\]{}"]|[^\S ]')
@@ -52,12 +52,17 @@ Tokens = list[tuple[str, int]]
 """The words of a line with their 1-based columns."""
 
 
+def _small(text: str) -> bool:
+    """ASCII digits, at most nine: a number every reader takes as it is (longer ones go to Lark)."""
+    return len(text) <= 9 and text.isascii() and text.isdigit()
+
+
 def _name(text: str, line: int, col: int) -> NameRef | None:
     """`Adam` or `Keawe.2`, as the Transformer reads it; None when Lark should say what is wrong."""
     base, dot, rest = text.rpartition(".")
     pack: int | None = None
     if dot and base and rest.isdigit():
-        if not rest.isascii():
+        if not _small(rest):
             return None
         text, pack = base, int(rest)
     if _NAME.fullmatch(text) is None:
@@ -111,7 +116,7 @@ def _tokens(body: str) -> Tokens:
 def _trick(words: Tokens, line: int, remark: str | None) -> Trick | None:
     number, col = words[0]
     digits = number[:-1]
-    if not (digits.isascii() and digits.isdigit()) or len(words) < 2:
+    if not _small(digits) or len(words) < 2:
         return None
     plays = []
     for w, c in words[1:]:
@@ -126,7 +131,7 @@ def _hand(words: Tokens, line: int, remark: str | None) -> Hand | None:
     if len(words) not in (2, 4):
         return None
     number = words[1][0]
-    if not (number.isascii() and number.isdigit()):
+    if not _small(number):
         return None
     dealer: NameRef | None = None
     if len(words) == 4:
@@ -178,7 +183,7 @@ def _score(words: Tokens, line: int, remark: str | None) -> ScoreLine | None:
 
 
 def _open(words: Tokens, line: int, remark: str | None) -> Open | None:
-    if len(words) != 3 or not (words[2][0].isascii() and words[2][0].isdigit()):
+    if len(words) != 3 or not _small(words[2][0]):
         return None
     player = _name(words[1][0], line, words[1][1])
     return None if player is None else Open(player, int(words[2][0]), line, 1, remark=remark)
@@ -226,7 +231,7 @@ def _bid(words: Tokens, line: int, remark: str | None) -> Bid | None:
         return None
     rest = words[2:]
     if len(rest) == 1 and rest[0][0].isdigit():
-        if not rest[0][0].isascii():
+        if not _small(rest[0][0]):
             return None
         return Bid(player, (), int(rest[0][0]), line, 1, remark=remark)
     return Bid(player, _cards(rest, line), None, line, 1, remark=remark)
