@@ -53,6 +53,18 @@ FilesArg = Annotated[
     typer.Argument(metavar="FILE...", help="Record files (.imp), folders to search for them, or - for standard input."),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
+JobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs", "-j", min=1, help="Processes to judge with (default: the cores available); small inputs use one."
+    ),
+]
+
+
+def _jobs(jobs: int | None) -> int:
+    from imptools.parallel import default_jobs
+
+    return jobs if jobs is not None else default_jobs()
 
 
 # --------------------------------------------------------------------------- inputs
@@ -134,17 +146,20 @@ def read(path: str, inputs: Inputs) -> Iterator[Game]:
     except OSError as exc:
         _unreadable(inputs, path, exc.strerror or str(exc))
     except Exception as exc:  # a bug in the reader must not stop the batch
-        inputs.internal.append(
-            Finding(
-                INTERNAL,
-                f"imptools failed while reading this file after game {last} ({type(exc).__name__}: {exc}); "
-                "the rest of the file is not read. This is a bug in imptools: please report it with this record",
-                None,
-                None,
-                name,
-                last + 1,
-            )
-        )
+        inputs.internal.append(_reader_failure(name, last, f"{type(exc).__name__}: {exc}"))
+
+
+def _reader_failure(name: str, last: int, what: str) -> Finding:
+    """The `internal` finding for a failure of the reader itself after game `last` of a file."""
+    return Finding(
+        INTERNAL,
+        f"imptools failed while reading this file after game {last} ({what}); "
+        "the rest of the file is not read. This is a bug in imptools: please report it with this record",
+        None,
+        None,
+        name,
+        last + 1,
+    )
 
 
 def read_bytes(data: bytes, path: str, inputs: Inputs) -> Iterator[Game]:
@@ -187,8 +202,20 @@ def _print_json(obj: Any) -> None:
     sys.stdout.flush()
 
 
-def _judged(inputs: Inputs) -> Iterator[tuple[str, Game, GameResult]]:
+def _judged(inputs: Inputs, jobs: int = 1, whole_games: bool = True) -> Iterator[tuple[str, Game, GameResult]]:
     from imptools.check import judge_game
+    from imptools.parallel import judged_in_pool, worth_a_pool
+
+    if worth_a_pool(inputs.paths, jobs):
+
+        def unreadable(path: str, exc: OSError) -> None:
+            _unreadable(inputs, path, exc.strerror or str(exc))
+
+        def failed(path: str, last: int, what: str) -> None:
+            inputs.internal.append(_reader_failure(shown(path), last, what))
+
+        yield from judged_in_pool(inputs.paths, jobs, whole_games, unreadable, failed, shown)
+        return
 
     err = _console(stderr=True)
     with _progress(len(inputs.paths), err) as progress:
@@ -208,7 +235,7 @@ def _internal(result: GameResult) -> list[Finding]:
 
 
 @app.command()
-def validate(files: FilesArg, json: JsonOpt = False) -> None:
+def validate(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
     """Check records against the rules and report every problem with its evidence.
 
     One line per finding, `path:line:col: code message`, grouped by game and hand,
@@ -226,7 +253,7 @@ def validate(files: FilesArg, json: JsonOpt = False) -> None:
     findings: list[Finding] = []
     games = 0
     judged_internal: list[Finding] = []
-    for _path, _game, result in _judged(inputs):
+    for _path, _game, result in _judged(inputs, _jobs(jobs), whole_games=False):
         games += 1
         findings.extend(result.all_findings())
         judged_internal.extend(_internal(result))
@@ -260,7 +287,7 @@ def validate(files: FilesArg, json: JsonOpt = False) -> None:
 
 
 @app.command()
-def score(files: FilesArg, json: JsonOpt = False) -> None:
+def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
     """Recompute every hand's score and the running totals, as a score sheet.
 
     Recorded `score` and `total` values that disagree with the rules are marked.
@@ -276,7 +303,7 @@ def score(files: FilesArg, json: JsonOpt = False) -> None:
     inputs = expand(files)
     out: list[dict[str, Any]] = []
     console = _console()
-    for _path, game, result in _judged(inputs):
+    for _path, game, result in _judged(inputs, _jobs(jobs), whole_games=not json):
         failures = _internal(result)
         inputs.internal.extend(failures)
         if json:
@@ -757,9 +784,25 @@ def _main(
         raise typer.Exit()
 
 
+def _plain_validate(argv: list[str]) -> int | None:
+    """`imp validate [--json] FILE...` run without Typer's option parsing, which costs more than
+    checking a small file; None for any other command line (Typer parses it)."""
+    files = [a for a in argv[1:] if a != "--json"]
+    if argv[:1] != ["validate"] or not files or any(a.startswith("-") and a != STDIN for a in files):
+        return None
+    try:
+        validate(files, json=len(files) < len(argv) - 1)
+    except typer.Exit as done:
+        return done.exit_code
+    return EXIT_OK
+
+
 def main() -> None:
     """Entry point: run the app; no traceback reaches a user."""
     try:
+        status = _plain_validate(sys.argv[1:])
+        if status is not None:
+            raise SystemExit(status)
         app(prog_name="imp")
     except KeyboardInterrupt:
         raise SystemExit(130) from None

@@ -21,11 +21,9 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import IO, Any, AnyStr, Union
+from typing import IO, TYPE_CHECKING, Any, AnyStr, Union
 
-from lark import Lark, Token, Transformer, v_args
-from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedInput, UnexpectedToken
-
+from imptools.fastpath import fast_line
 from imptools.findings import Finding
 from imptools.record import (
     Annotation,
@@ -53,6 +51,10 @@ from imptools.record import (
     TurnUp,
 )
 from imptools.suggest import did_you_mean
+
+if TYPE_CHECKING:  # Lark is imported when a line first needs it: most records never do (imptools.fastpath)
+    from lark import Lark, Token
+    from lark.exceptions import UnexpectedInput
 
 Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
@@ -166,9 +168,12 @@ def _play(tok: Token) -> Play:
     return Play(CardText(text, line, col), line, col, name, mark)
 
 
-@v_args(inline=True)
-class _LineBuilder(Transformer[Token, Any]):
-    """Builds one line's model object straight from the parse (no tree walked twice)."""
+class _LineBuilder:
+    """Builds one line's model object straight from the parse (no tree walked twice).
+
+    Its methods become an inline Lark `Transformer` in `line_parser`, so that Lark
+    is imported only when a line needs it.
+    """
 
     def start(self, line: Any = None) -> Any:
         return line
@@ -240,11 +245,15 @@ class _LineBuilder(Transformer[Token, Any]):
 @lru_cache(maxsize=1)
 def line_parser() -> Lark:
     """The LALR parser of one logical line, compiled once and cached on disk by Lark."""
+    from lark import Lark, Transformer, v_args
+
+    methods = {k: v for k, v in vars(_LineBuilder).items() if not k.startswith("__")}
+    builder = v_args(inline=True)(type("_LineBuilder", (Transformer,), methods))
     return Lark(
         _grammar_text(),
         parser="lalr",
         lexer="contextual",
-        transformer=_LineBuilder(),
+        transformer=builder(),
         lexer_callbacks={"ANNOTATION": _on_annotation, "COMMENT": _on_comment},
         cache=True,
     )
@@ -317,6 +326,8 @@ def _expected(names: Iterable[str]) -> str:
 
 def _describe(err: UnexpectedInput, text: str, first_line: int) -> RecordSyntaxError:
     """A card player's account of a Lark error: where, the text at fault, what was expected."""
+    from lark.exceptions import UnexpectedCharacters, UnexpectedEOF, UnexpectedToken
+
     keyword = text.split(None, 1)[0] if text.split() else ""
     where = f"in this `{keyword}` line, " if keyword in _LINE_KEYWORDS else ""
     if isinstance(err, UnexpectedCharacters):
@@ -428,7 +439,7 @@ _EOL_TEXT = re.compile(r"\r\n|\r|\n")
 def _too_long(number: int, length: int, unit: str) -> Finding:
     return Finding(
         "syntax",
-        f"Line {number} is {length:,} {unit} long (a record's lines stay under {MAX_LINE:,}): not read",
+        f"This line is {length:,} {unit} long (a record's lines stay under {MAX_LINE:,}): not read",
         number,
         1,
     )
@@ -486,6 +497,8 @@ def _scan(text: str, in_note: bool) -> tuple[bool, int]:
 
     Jumps from one character that matters to the next, so a long line costs little.
     """
+    if not in_note and "{" not in text:
+        return False, -1
     opened = -1
     i = 0
     while True:
@@ -957,6 +970,8 @@ def _repair(parser: Lark, text: str, first_line: int) -> tuple[Any, str, int] | 
     Returns the element read from the repaired line, the finding's message and its column; None when neither
     repair makes the line readable. A repair keeps every column where it was.
     """
+    from lark.exceptions import UnexpectedInput
+
     for pattern, kind in ((_TRICK_NO_DOT, Trick), (_PASS_NO_ARROW, Pass)):
         m = pattern.match(text)
         if m is None:
@@ -1027,7 +1042,6 @@ def _hint(text: str, players: tuple[str, ...], next_trick: int) -> tuple[str, in
 
 
 def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Finding]) -> Iterator[Game]:
-    parser = line_parser()
     asm = _Assembler(path, findings)
     for logical in _logical_lines(lines, findings):
         text = logical.text
@@ -1041,6 +1055,16 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
             continue
         if asm.first_text is None:
             asm.first_text = (logical.first_line, text)
+        fast = fast_line(text, logical.first_line)  # the common shapes; None leaves the line to Lark
+        if fast is not None:
+            if isinstance(fast, (Tag, Hand)):
+                asm.notation_seen = True
+            yield from asm.feed(fast)
+            asm._flush_findings()
+            continue
+        parser = line_parser()
+        from lark.exceptions import UnexpectedInput
+
         repaired = False
         try:
             element = _parse(parser, text, logical.first_line)

@@ -11,7 +11,6 @@ lines included, so the writer can put everything back; the typed views
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TypeVar
 
@@ -261,8 +260,8 @@ class Hand:
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
 
-    def _of(self, kind: type[_L]) -> Iterator[_L]:
-        return (x for x in self.lines if isinstance(x, kind))
+    def _of(self, kind: type[_L]) -> list[_L]:
+        return [x for x in self.lines if isinstance(x, kind)]
 
     @property
     def deals(self) -> tuple[Deal, ...]:

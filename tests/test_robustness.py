@@ -276,7 +276,7 @@ def test_a_line_of_megabytes_is_reported_and_skipped_in_bounded_memory(tmp_path:
     (game,) = games
     (f,) = game.findings
     assert (f.code, f.line, f.hand) == ("syntax", 5, 1)
-    assert f.message == "Line 5 is 8,000,003 bytes long (a record's lines stay under 100,000): not read"
+    assert f.message == "This line is 8,000,003 bytes long (a record's lines stay under 100,000): not read"
     assert [t.number for t in game.hands[0].tricks] == [1, 3]
     assert peak < 5 and seconds < 20
 
@@ -285,7 +285,7 @@ def test_a_long_line_in_text_and_crlf_at_chunk_edges() -> None:
     import io
 
     (game,) = read_games(io.StringIO(HEAD4 + "hand 1\n;" + "x" * 200_000 + "\r\n1. 1 2 3 4\r\n"))
-    assert [(f.line, f.message[:24]) for f in game.findings] == [(4, "Line 4 is 200,001 charac")]
+    assert [(f.line, f.message[:27]) for f in game.findings] == [(4, "This line is 200,001 charac")]
     assert game.hands[0].tricks[0].line == 5
     # CRLF split across the reader's chunks still ends one line, never two
     text = HEAD4 + "hand 1\n" + "; pad\r\n" * 20_000 + "1. 1 2 3 4\r\n"

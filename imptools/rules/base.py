@@ -234,10 +234,18 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
                 )
             )
 
+    checks: dict[str, CardCheck] = {}  # one check per distinct token: the deck is the game's throughout
+
+    def checked(text: str) -> CardCheck:
+        check = checks.get(text)
+        if check is None:
+            check = checks[text] = ruleset.check_card(text, game)
+        return check
+
     def card(c: CardText, hand: int, player: str | None, trick: int | None = None) -> None:
         if c.unknown:
             return
-        check = ruleset.check_card(c.text, game)
+        check = checked(c.text)
         if check.code is not None:
             out.append(
                 Finding(
@@ -279,10 +287,14 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
             elif isinstance(line, (Open, Trump, Call, Declare)):
                 name(line.player, n)
             elif isinstance(line, Trick):
-                for play, who in zip(line.plays, _players_of(line, n, game, dealers)):
+                who: list[str | None] | None = None  # worked out only for a card to report
+                for i, play in enumerate(line.plays):
                     if play.player is not None and play_names:
                         name(play.player, n, line.number)
-                    card(play.card, n, who, line.number)
+                    if not play.card.unknown and checked(play.card.text).code is not None:
+                        if who is None:
+                            who = _players_of(line, n, game, dealers)
+                        card(play.card, n, who[i], line.number)
             elif isinstance(line, ScoreLine):
                 for entry in line.entries:
                     name(entry.player, n)

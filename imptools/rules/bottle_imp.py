@@ -236,6 +236,8 @@ class Setup:
     per_trick: int
     bottles: int
     ids: dict[str, int] = field(default_factory=dict)
+    resolved: dict[str, int | None] = field(default_factory=dict)
+    """`resolve`'s answers so far (a game spells the same cards again and again)."""
 
     @property
     def lopaka(self) -> bool:
@@ -247,8 +249,12 @@ class Setup:
 
     def resolve(self, text: str) -> int | None:
         """The engine card of a token, or None when it is not a card of this deck."""
-        n = card_number(text)
-        return n if n in self.cards else None
+        try:
+            return self.resolved[text]
+        except KeyError:
+            n = card_number(text)
+            found = self.resolved[text] = n if n in self.cards else None
+            return found
 
     def colour(self, card: int) -> str:
         return self.cards[card][0]
@@ -286,12 +292,21 @@ class BottleImp(TrickRuleset):
     name = "bottle-imp"
     variants = VARIANTS
 
+    _last: tuple[Game, Table, str] | None = None
+    """The deck of the game whose cards were checked last (its tokens come one after another)."""
+
+    def _deck(self, game: Game) -> tuple[Table, str]:
+        last = self._last
+        if last is None or last[0] is not game:
+            last = self._last = (game, deck(game), deck_name(game))
+        return last[1], last[2]
+
     def check_card(self, text: str, game: Game) -> CardCheck:
         m = _CARD.fullmatch(text)
-        cards = deck(game)
+        cards, name = self._deck(game)
         number = card_number(text)
         if m is None or number not in cards:
-            return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({deck_name(game)})")
+            return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({name})")
         assert number is not None
         spelled = m.group(1)
         letter = m.group(2).lower()
@@ -300,8 +315,7 @@ class BottleImp(TrickRuleset):
             return CardCheck(
                 None,
                 "colour-mismatch",
-                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {deck_name(game)} deck, "
-                f"not {COLOURS.get(letter, letter)}",
+                f"`{text}`: card {spelled} is {COLOURS[colour]} in the {name} deck, not {COLOURS.get(letter, letter)}",
             )
         return CardCheck(spelled + letter)
 
@@ -366,14 +380,16 @@ class BottleImp(TrickRuleset):
             for h, b, old in zip(history, bottles, before):
                 if b.price != old:
                     h.append(b.price)
-            played.after = (_bottle_state(bottles, history), {p: list(v) for p, v in piles.items()})
+            if steps:
+                played.after = (_bottle_state(bottles, history), {p: list(v) for p, v in piles.items()})
             return win
 
         walk = walk_tricks(hand, setup.order(dealer), setup.per_trick, setup.resolve, settle)
-        self._record_checks(setup, hand, dealer, walk, report)
+        final = after_exchange(hand, setup.resolve)
+        self._record_checks(setup, hand, dealer, walk, final, report)
         packs = self._packs(setup, hand)
         if packs is not None:
-            holdings = Holdings(walk, after_exchange(hand, setup.resolve), packs if setup.two_pack else None)
+            holdings = Holdings(walk, final, packs if setup.two_pack else None)
             revoke_findings(walk, holdings, setup.colour, spell, COLOURS.__getitem__, report)
         if setup.lopaka:
             self._automaton(setup, hand, walk, report)
@@ -386,8 +402,13 @@ class BottleImp(TrickRuleset):
 
     # ----------------------------------------------------------------------- checks
 
-    def _record_checks(self, setup: Setup, hand: Hand, dealer: str, walk: Walk, report: Reporter) -> None:
-        """Turn order and names in tricks, trick counts, repeated cards, deal sizes, exchanges, cards not held."""
+    def _record_checks(
+        self, setup: Setup, hand: Hand, dealer: str, walk: Walk, final: dict[str, set[int]], report: Reporter
+    ) -> None:
+        """Turn order and names in tricks, trick counts, repeated cards, deal sizes, exchanges, cards not held.
+
+        `final` is each player's cards after the exchange (`after_exchange`).
+        """
         players = setup.players
         n = len(players)
         trick_count_findings(hand, setup.per_trick, report)
@@ -420,7 +441,6 @@ class BottleImp(TrickRuleset):
                 msg = f"{g} passes to {r}, who sits neither after nor before {g}"
                 report.add("bad-exchange", msg, ps.line, ps.column, None, g)
         if hand.deals:
-            final = after_exchange(hand, setup.resolve)
             play_not_held_findings(walk, final, spell, report, "after the deal and the exchange")
 
     def _packs(self, setup: Setup, hand: Hand) -> Callable[[int, int, str, int], object] | None:

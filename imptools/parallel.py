@@ -1,0 +1,258 @@
+"""Judging on several cores: a process pool over files, and over the games of one big file.
+
+A big file is cut into pieces of about `CHUNK` bytes, only where a new game
+starts for certain: at a tag line (read by the fast path) beginning with `[`
+after a `hand` line of the same game, outside any `{...}` annotation; the comment and blank lines just before
+it go with the new game, as the reader gives them to its header. Each piece is
+read with its line numbers offset and judged in a worker; the results come back
+in file order and the games are renumbered, so the output is the same as with
+one process. A file that is not valid UTF-8 is not cut (its findings name byte
+offsets in the whole file). Small batches never start a pool (`worth_a_pool`).
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+import os
+from collections import deque
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING
+
+from imptools.findings import Finding
+from imptools.record import Game, Hand, Tag
+
+if TYPE_CHECKING:
+    from concurrent.futures import Future
+
+    from imptools.rules.base import GameResult
+
+CHUNK = 256 * 1024
+"""About how many bytes of a big file one worker reads at a time."""
+POOL_FROM = 1024 * 1024
+"""Inputs smaller than this in all are judged in the one process: a pool would cost more than it saves."""
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def worth_a_pool(paths: list[str], jobs: int) -> bool:
+    """Whether judging `paths` with `jobs` processes can pay: more than one job, files only, enough bytes."""
+    if jobs <= 1 or "-" in paths:
+        return False
+    total = 0
+    for p in paths:
+        try:
+            total += os.path.getsize(p)
+        except OSError:
+            continue
+    return total >= POOL_FROM
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """A whole file (`data` None) or a piece of one: its bytes and the number of physical lines before it."""
+
+    path: str
+    data: bytes | None = None
+    lines_before: int = 0
+    whole_games: bool = True
+    name: str = ""
+    """The path as findings show it."""
+
+
+Judged = tuple[Game, "GameResult"]
+
+
+def _judge(task: Task) -> tuple[list[Judged], str | None]:
+    """Read and judge one task (in a worker); games reduced to their place unless whole ones are wanted.
+
+    A failure of the reader itself (a bug) ends the task: the games read before it
+    are returned with what went wrong.
+    """
+    from pathlib import Path
+
+    from imptools.check import judge_game
+    from imptools.reader import _decode_lines, _Physical, _read_lines, read_games
+
+    name = task.name or task.path
+    if task.data is None:
+        games = read_games(Path(task.path), path=name)
+    else:
+        findings: list[Finding] = []
+        offset = task.lines_before
+        physical = (
+            _Physical(
+                p.number + offset, p.text, p.problem.at(line=(p.problem.line or 0) + offset) if p.problem else None
+            )
+            for p in _decode_lines(io.BytesIO(task.data))
+        )
+        games = _read_lines(physical, name, findings)
+    out: list[Judged] = []
+    try:
+        for game in games:
+            result = judge_game(game)
+            out.append((game if task.whole_games else Game(game.index, game.line, game.column, path=game.path), result))
+    except Exception as exc:  # a bug in the reader must not stop the batch
+        return out, f"{type(exc).__name__}: {exc}"
+    return out, None
+
+
+def _renumber(game: Game, result: GameResult, offset: int) -> Judged:
+    """A piece's game numbered as in its whole file."""
+
+    def move(fs: tuple[Finding, ...]) -> tuple[Finding, ...]:
+        return tuple(f.at(game=f.game + offset) if f.game is not None else f for f in fs)
+
+    hands = tuple(replace(h, findings=move(h.findings)) if h.findings else h for h in result.hands)
+    return (
+        replace(game, index=game.index + offset, findings=move(game.findings)),
+        replace(result, index=result.index + offset, hands=hands, findings=move(result.findings)),
+    )
+
+
+def _valid_utf8(path: str) -> bool:
+    decoder = codecs.getincrementaldecoder("utf-8")()
+    try:
+        with open(path, "rb") as f:
+            while block := f.read(1 << 20):
+                decoder.decode(block)
+            decoder.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _is_tag(raw: bytes, fast_line: Callable[[str, int], object]) -> bool:
+    """Whether a line is a whole, valid tag line (the reader starts a new game there, fresh or not)."""
+    text = raw.rstrip(b"\n").rstrip(b"\r")
+    return b"\r" not in text and isinstance(fast_line(text.decode("utf-8", errors="replace"), 1), Tag)
+
+
+def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
+    """Cut a file where a new game surely starts, every `size` bytes or so: (bytes, lines before them), in order."""
+    size = CHUNK if size is None else size
+    from imptools.fastpath import fast_line
+    from imptools.reader import _scan
+
+    buf: list[bytes] = []
+    held = 0  # bytes in buf
+    tail: int | None = None  # where the blank and comment lines before the next line start in buf
+    before = 0  # physical lines before buf
+    count = 0  # physical lines in buf
+    counts: list[int] = []
+    in_note = False
+    seen_hand = False
+    with open(path, "rb") as f:
+        for raw in f:
+            if raw.startswith(b"[") and seen_hand and not in_note and held >= size and _is_tag(raw, fast_line):
+                cut = len(buf) if tail is None else tail
+                yield b"".join(buf[:cut]), before
+                moved = sum(counts[:cut])
+                before += moved
+                count -= moved
+                buf, counts = buf[cut:], counts[cut:]
+                held = sum(len(b) for b in buf)
+                tail = None if not buf else 0
+            body = raw[:-1] if raw.endswith(b"\n") else raw
+            if body.endswith(b"\r"):
+                body = body[:-1]
+            text = body.decode("utf-8", errors="replace")
+            parts = text.split("\r") if "\r" in text else [text]
+            buf.append(raw)
+            held += len(raw)
+            counts.append(len(parts))
+            count += len(parts)
+            for piece in parts:
+                if in_note:
+                    in_note, _ = _scan(piece, True)
+                    tail = None
+                    continue
+                stripped = piece.strip()
+                if not stripped or stripped.startswith(";"):
+                    if tail is None:
+                        tail = len(buf) - 1
+                    if len(parts) > 1:
+                        tail = None
+                    continue
+                tail = None
+                if piece.lstrip().startswith("["):
+                    seen_hand = False
+                in_note, _ = _scan(piece, False)
+                if not in_note and stripped.startswith("hand") and isinstance(fast_line(piece, 1), Hand):
+                    seen_hand = True
+    if buf:
+        yield b"".join(buf), before
+
+
+def _tasks(
+    paths: list[str], whole_games: bool, unreadable: Callable[[str, OSError], None], shown: Callable[[str], str]
+) -> Iterator[tuple[Task, bool]]:
+    """Every task in order, each with whether it is the first piece of its file."""
+    for path in paths:
+        try:
+            size = os.path.getsize(path)
+            with open(path, "rb"):
+                pass
+        except OSError as exc:
+            unreadable(path, exc)
+            continue
+        if size < 2 * CHUNK or not _valid_utf8(path):
+            yield Task(path, None, 0, whole_games, shown(path)), True
+            continue
+        for i, (data, before) in enumerate(pieces(path)):
+            yield Task(path, data, before, whole_games, shown(path)), i == 0
+
+
+def judged_in_pool(
+    paths: list[str],
+    jobs: int,
+    whole_games: bool,
+    unreadable: Callable[[str, OSError], None],
+    failed: Callable[[str, int, str], None],
+    shown: Callable[[str], str] = str,
+) -> Iterator[tuple[str, Game, GameResult]]:
+    """Judge the files on `jobs` processes; yields (path, game, result) in the order one process would.
+
+    `unreadable(path, error)` is told of a file that cannot be read, `failed(path,
+    last game, what)` of a failure of the reader itself (the rest of that piece is lost).
+
+    `whole_games` False returns each game reduced to its place (path, index, line),
+    which is all a JSON report needs and much less to send between processes.
+    """
+    from concurrent.futures import ProcessPoolExecutor
+
+    window = 2 * jobs + 1
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque[tuple[Future[tuple[list[Judged], str | None]], Task, bool]] = deque()
+        offset = 0
+        tasks = _tasks(paths, whole_games, unreadable, shown)
+        exhausted = False
+        while True:
+            while not exhausted and len(pending) < window:
+                item = next(tasks, None)
+                if item is None:
+                    exhausted = True
+                    break
+                task, first = item
+                pending.append((pool.submit(_judge, task), task, first))
+            if not pending:
+                return
+            future, task, first = pending.popleft()
+            if first:
+                offset = 0
+            results, failure = future.result()
+            count = results[-1][0].index if results else 0
+            for game, result in results:
+                if offset:
+                    game, result = _renumber(game, result, offset)
+                yield task.path, game, result
+            if failure is not None:
+                failed(task.path, offset + count, failure)
+            offset += count
