@@ -604,7 +604,7 @@ VARIANTS = (OBLIGADA, LLIURE, CARREGAR, RECTOR_VICAR, PILES_AND_HAND)
 """Every `Variant` of the game; `obligada` is the default with three or four players, `rector-vicar` with two."""
 _PILES = {RECTOR_VICAR: (6, 0), PILES_AND_HAND: (4, 8)}
 """Two-player variants: piles of four each player lays out, and cards held in hand."""
-_STYLES = ("goldenrod", "red", "dodger_blue2", "green4")
+_STYLES = ("orange3", "red", "dodger_blue2", "green4")
 """Display colours of the suits, in engine order."""
 
 
@@ -732,11 +732,12 @@ class Botifarra(TrickRuleset):
         return CardCheck(spell(c))
 
     def card_face(self, text: str, game: Game) -> CardFace:
-        """The card with its suit (`12e` is espases)."""
+        """The card with its suit (`12e` is espases); a hand sorts by suit, then 9 1 12 11 10 8 7 ... 2."""
         c = card_number(text)
         if c is None:
             return CardFace(text)
-        return CardFace(spell(c), SUIT_NAMES[suit_of(c)], _STYLES[suit_of(c)])
+        order = 100 * suit_of(c) + ORDER.index(rank_of(c))
+        return CardFace(spell(c), SUIT_NAMES[suit_of(c)], _STYLES[suit_of(c)], order)
 
     def table(self, game: Game) -> Setup | None:
         return setup_of(game)
