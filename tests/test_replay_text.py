@@ -196,7 +196,9 @@ def test_the_presenters_show_any_games_detail(monkeypatch: pytest.MonkeyPatch) -
     console = Console(file=io.StringIO(), width=80, color_system=None)
     print_replay(console, [replayed_], hand=1)
     text = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "Trick 1 · Adam leads · trump swords · multiplier x1" in text
+    # the trump never changes during the play: said once before trick 1; the multiplier changes: at each trick
+    assert text.count("trump swords") == 1 and text.index("trump swords") < text.index("Trick 1")
+    assert "Trick 1 · Adam leads · multiplier x1" in text
     assert "multiplier x2" in text and "24s" in text and "24b" not in text
     page = replay_page([replayed_])
     assert '["multiplier","x2"]' in page and '"24s","swords","#8e24aa"' in page
