@@ -163,7 +163,8 @@ def test_findings_are_marked_where_they_happen(browser: Browser, tmp_path: Path)
 
 CONTRAST = """(() => {
   const rgb = (s) => s.match(/\\d+/g).slice(0, 3).map(Number);
-  const lum = (c) => { const [r, g, b] = c.map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; }); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => { const [r, g, b] = c.map(lin); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
   return [...document.querySelectorAll('.seat .card:not(.back)')].map((c) => {
     const ink = lum(rgb(getComputedStyle(c).color)), card = lum(rgb(getComputedStyle(c).backgroundColor));
     return [c.textContent, (Math.max(ink, card) + 0.05) / (Math.min(ink, card) + 0.05)];
@@ -190,10 +191,12 @@ OVERLAPS = """(() => {
   });
   const felt = document.getElementById('felt').getBoundingClientRect(), out = [];
   boxes.forEach(([a, r, e], i) => {
-    if (r.left < felt.left - 1 || r.right > felt.right + 1 || r.top < felt.top - 1 || r.bottom > felt.bottom + 1) out.push(a + ' leaves the felt');
+    const outside = r.left < felt.left - 1 || r.right > felt.right + 1 || r.top < felt.top - 1;
+    if (outside || r.bottom > felt.bottom + 1) out.push(a + ' leaves the felt');
     boxes.slice(i + 1).forEach(([b, q, f]) => {
       if (e.contains(f) || f.contains(e)) return;
-      const x = Math.min(r.right, q.right) - Math.max(r.left, q.left), y = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+      const x = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+      const y = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
       if (x > 1 && y > 1) out.push(a + ' / ' + b);
     });
   });

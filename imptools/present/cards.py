@@ -90,7 +90,7 @@ def css_colour(style: str | None) -> str | None:
 
 
 def sort_cards(cards: Iterable[str], game: GameReplay) -> list[str]:
-    """Cards in the order their ruleset gives (`CardFace.order`: by suit or colour, then rank); ties by suit and number."""
+    """Cards in their ruleset's order (`CardFace.order`: by suit or colour, then rank); ties by suit and number."""
 
     def key(card: str) -> tuple[int, str, int, float, str]:
         face = game.face(card)

@@ -34,7 +34,7 @@ def _detail(step: Step) -> list[tuple[str, str]]:
 
 
 def _running(steps: Sequence[Step]) -> set[str]:
-    """The labels of the detail lines that change during the play (points, tricks, the bottle); the others are settled."""
+    """The labels of the detail lines that change during the play (points, tricks, bottle); the rest are settled."""
     seen: dict[str, set[str]] = {}
     plays = [s for s in steps if s.event.kind in ("play", "trick")]
     for step in plays:
@@ -137,7 +137,7 @@ def _tricks(steps: Sequence[Step]) -> Iterator[tuple[int, list[int]]]:
 def _trick_block(
     game: GameReplay, hand: HandReplay, number: int, indices: list[int], colour: bool, running: set[str]
 ) -> RenderableType:
-    """A trick: its header with the detail lines that change trick by trick, its plays, who takes it and what changed."""
+    """A trick: its header with the detail lines that change trick by trick, its plays, who takes it, what changed."""
     steps = hand.steps
     first = steps[indices[0]]
     head = Text(f"Trick {number}", style="bold")
