@@ -186,7 +186,9 @@ def test_every_card_reads_on_its_face(browser: Browser, tmp_path: Path, sample: 
 
 
 OVERLAPS = """(() => {
-  const boxes = [...document.querySelectorAll('.seat .name, .seat .cards, .trickcard, .trickcard .who')].map((e) => {
+  const what = '.seat .name, .seat .cards, .trickcard, .trickcard .who, #trickno, #centrenote';
+  const shown = document.querySelectorAll(what);
+  const boxes = [...shown].filter((e) => e.textContent !== '').map((e) => {
     const r = e.getBoundingClientRect(); return [e.className + ' ' + e.textContent.slice(0, 12), r, e];
   });
   const felt = document.getElementById('felt').getBoundingClientRect(), out = [];
