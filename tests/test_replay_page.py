@@ -243,3 +243,15 @@ def test_hands_are_sorted_by_suit_then_rank(browser: Browser, tmp_path: Path) ->
     open_page(browser, tmp_path, SAMPLES / "ninety-nine-red-lion.imp", "#g=1&h=1&s=1")
     maud = browser.js("[...document.querySelectorAll('.seat')[0].querySelectorAll('.card')].map((c) => c.textContent)")
     assert maud == ["QD", "8D", "7D", "KS", "10S", "9S", "7S", "AH", "9H", "6H", "JC", "6C"]
+
+
+def test_piles_show_their_top_card_and_size(browser: Browser, tmp_path: Path) -> None:
+    open_page(browser, tmp_path, SAMPLES / "botifarra-piles-and-hand.imp", "#g=1&h=1&s=11")  # Carme names trumps
+    piles = browser.js(
+        "[...document.querySelectorAll('.seat')].map((s) => [s.querySelectorAll('.cards .card').length,"
+        " [...s.querySelectorAll('.pile')].map((p) => p.textContent)])"
+    )
+    assert [len(tops) for _, tops in piles] == [4, 4]
+    assert all(top.endswith("4 cards") for _, tops in piles for top in tops)
+    assert [held for held, _ in piles] == [8, 8]  # the cards in hand, apart from the piles
+    assert piles[1][1] == ["2o4 cards", "2c4 cards", "11o4 cards", "5b4 cards"]  # each pile's top card

@@ -225,3 +225,13 @@ def test_six_hands_fit_an_80x24_terminal(tmp_path: Path) -> None:
         assert app.query_one("#hands", Static).size.height <= box.scrollable_content_region.height
 
     drive(replayed(record), script)
+
+
+def test_piles_show_their_top_card_and_size() -> None:
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        hands = panel(app, "hands")
+        # after Rector's 4o from pile 2 and Vicar's 9o from pile 6
+        assert "Rector  (23)" in hands and "piles 2e/4 11c/3 11o/4 1e/4 10o/4 3o/4" in hands
+        assert "piles 5e/4 4e/4 1b/4 6b/4 5b/4 11e/3" in hands
+
+    drive(replayed(SAMPLES / "botifarra-rector-vicar.imp"), script, start=16)

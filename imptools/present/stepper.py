@@ -308,19 +308,24 @@ class Stepper(App[None]):
     def hands_panel(self) -> RenderableType:
         """Each player's cards as far as the record shows them, and the suits they have shown they lack.
 
-        With more than four players each player's cards follow the name on the same line, so
+        Piles laid out on the table show as their top cards, each with how many cards it
+        holds. With more than four players each player's cards follow the name on the same line, so
         that six hands fit an 80x24 terminal; the panel scrolls where they still do not.
         """
         game, hand, i = self._game(), self._hand(), self.position.step
         state = hand.steps[i].state
         known = state.known_from or {}
         compact = len(game.players) > 4
+        stacks = state.stacks or {}
         parts: list[RenderableType] = []
         for p in game.players:
             line = Text(f"{p}", style="bold")
             from_deal = known.get(p) == KNOWN_FROM_DEAL
-            cards = sort_cards(state.holdings.get(p, ()), game)
-            line.append(f"  ({len(cards)}{'' if from_deal or hand.complete else '+?'})", style="dim")
+            piles = stacks.get(p, ())
+            stacked = {c for pile in piles for c in pile}
+            cards = sort_cards(set(state.holdings.get(p, ())) - stacked, game)
+            held = len(cards) + len(stacked)
+            line.append(f"  ({held}{'' if from_deal or hand.complete else '+?'})", style="dim")
             voids = sorted(state.voids.get(p, ()))
             if voids:
                 line.append("  void " + " ".join(voids), style="red")
@@ -339,9 +344,17 @@ class Stepper(App[None]):
                     face.stylize("dim italic")
                 line.append_text(face)
                 line.append(" ")
-            if not cards:
+            if not cards and not piles:
                 line.append("none" if from_deal or hand.complete else "?", style="dim")
-            parts.append(line if compact else Padding(line, (0, 0, 0, 2)))
+            if cards or not piles or compact:
+                parts.append(line if compact else Padding(line, (0, 0, 0, 2)))
+            if piles:
+                # piles on the table: each top card, and how many cards the pile holds
+                tops = Text("piles ", style="dim")
+                for pile in piles:
+                    tops.append_text(card_text(pile[0], game))
+                    tops.append(f"/{len(pile)} ", style="dim")
+                parts.append(Padding(tops, (0, 0, 0, 2)))
         return Group(*parts)
 
     def notes_panel(self) -> RenderableType:

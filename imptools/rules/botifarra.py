@@ -1003,8 +1003,10 @@ class Botifarra(TrickRuleset):
         for line in hand.lines:
             if isinstance(line, Deal):
                 if setup.two_player:
-                    state = replace(state, face_up=_face_up(_piles(setup, hand, upto=line)))
+                    laid = _piles(setup, hand, upto=line)
+                    state = replace(state, face_up=_face_up(laid))
                     log.detail = state
+                    log.stacks = _stacks(laid)
                 log.deal(line, setup.resolve)
             elif isinstance(line, (Discard, Pass)):
                 if isinstance(line, Discard):
@@ -1036,6 +1038,7 @@ class Botifarra(TrickRuleset):
                     piles[p] = piles[p].without(c)
                     state = replace(state, face_up=_face_up(piles))
                     log.detail = state
+                    log.stacks = _stacks(piles)
                 log.play(played, i, 0 if not setup.two_player else None)
             if played.winner is not None:
                 points, won = played.after
@@ -1079,6 +1082,11 @@ def _hand_cards(setup: Setup, hand: Hand) -> dict[str, set[int]]:
             if deal.player.pack is None:
                 out.setdefault(deal.player.name, set()).update(cards_of(deal.cards, setup.resolve))
     return out
+
+
+def _stacks(piles: Mapping[str, Piles]) -> dict[str, list[list[int]]]:
+    """Each player's piles for the replay's `State.stacks`, top card first (emptied piles left out)."""
+    return {p: [list(pile) for pile in pl.piles if pile] for p, pl in piles.items()}
 
 
 def _face_up(piles: Mapping[str, Piles]) -> tuple[tuple[str, tuple[str, ...]], ...]:
