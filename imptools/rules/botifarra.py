@@ -604,7 +604,7 @@ VARIANTS = (OBLIGADA, LLIURE, CARREGAR, RECTOR_VICAR, PILES_AND_HAND)
 """Every `Variant` of the game; `obligada` is the default with three or four players, `rector-vicar` with two."""
 _PILES = {RECTOR_VICAR: (6, 0), PILES_AND_HAND: (4, 8)}
 """Two-player variants: piles of four each player lays out, and cards held in hand."""
-_STYLES = ("orange3", "red", "dodger_blue2", "green4")
+_STYLES = ("orange3", "red", "dodger_blue2", "green3")
 """Display colours of the suits, in engine order."""
 
 
