@@ -231,7 +231,7 @@ def test_seats_labels_and_the_trick_never_overlap(
         assert browser.js(OVERLAPS) == [], (sample, step)
         # each card's corner (its rank) is not hidden by the next card
         hidden = browser.js(
-            """[...document.querySelectorAll('.seat .card .r')].filter((r) => {
+            """[...document.querySelectorAll('.seat .cards .card .r')].filter((r) => {
                  const next = r.parentElement.nextElementSibling; if (!next) return false;
                  return r.getBoundingClientRect().right > next.getBoundingClientRect().left + 1;
                }).map((r) => r.parentElement.textContent)"""
