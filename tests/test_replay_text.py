@@ -319,3 +319,13 @@ def test_the_settled_state_is_said_once_and_the_running_state_at_each_trick() ->
     nn = _text("ninety-nine-red-lion.imp")
     assert nn.count("bids Maud 2, Ivo 2, Tess 3") == 1 and nn.count("turn-up 9C ·") == 1
     assert "Trick 2 · Maud leads · tricks Maud 1 of 2, Ivo 0 of 2, Tess 0 of 3" in nn
+
+
+def test_cards_in_sentences_keep_their_colour() -> None:
+    from imptools.present.replay_text import print_replay
+
+    games = [replay_game(g, judge_game(g)) for g in read_games(SAMPLES / "ninety-nine-red-lion.imp")]
+    console = Console(file=io.StringIO(), width=100, force_terminal=True, color_system="truecolor")
+    print_replay(console, games, hand=1)
+    bid = next(x for x in console.file.getvalue().splitlines() if "setting aside" in x)  # type: ignore[attr-defined]
+    assert "\x1b[1;31m7D\x1b[0m" in bid and "bids 2" in bid  # the diamond red, the number 2 plain

@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from imptools.findings import Finding
-from imptools.present.cards import card_label, describe, finding_text, plain_card, title
+from imptools.present.cards import card_label, card_text, describe, finding_text, plain_card, title
 from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import Step
 
@@ -94,6 +94,9 @@ def hand_renderable(game: GameReplay, hand: HandReplay, colour: bool, trick: int
             # a call, a bid, a declaration ... in words: `Maud | declares and reveals their hand`
             said = describe(e, game)
             cards = Text(said[len(e.player) + 1 :] if e.player and said.startswith(e.player + " ") else said)
+            for c in e.cards if colour else ():
+                word = re.escape(plain_card(c, game))
+                cards.highlight_regex(rf"(?<![\w.]){word}(?![\w.])", card_text(c, game).style)
         elif e.kind == "pass":
             cards = Text.assemble(cards, f" > {e.text}")
         elif e.text:
