@@ -255,3 +255,11 @@ def test_piles_show_their_top_card_and_size(browser: Browser, tmp_path: Path) ->
     assert all(top.endswith("4 cards") for _, tops in piles for top in tops)
     assert [held for held, _ in piles] == [8, 8]  # the cards in hand, apart from the piles
     assert piles[1][1] == ["2o4 cards", "2c4 cards", "11o4 cards", "5b4 cards"]  # each pile's top card
+
+
+@pytest.mark.parametrize("sample", ["botifarra-obligada-casal", "thursday-club", "ninety-nine-red-lion"])
+def test_a_phone_wide_page_keeps_seats_apart(browser: Browser, tmp_path: Path, sample: str) -> None:
+    browser.call("Emulation.setDeviceMetricsOverride", width=400, height=860, deviceScaleFactor=1, mobile=True)
+    open_page(browser, tmp_path, SAMPLES / f"{sample}.imp", "#g=1&h=1&s=19")
+    assert browser.js("document.getElementById('felt').clientWidth") < 400
+    assert browser.js(OVERLAPS) == []
