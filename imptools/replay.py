@@ -229,6 +229,7 @@ def step_to_dict(step: Step) -> dict[str, Any]:
         "piles": _plain(state.piles),
         "tricks_won": _plain(state.tricks_won),
         "voids": _plain(state.voids),
+        "stacks": _plain(state.stacks),
         "scores": _plain(state.scores),
         "detail": {"lines": _plain(detail.lines()), "fields": _plain(detail) if is_dataclass(detail) else {}},
     }

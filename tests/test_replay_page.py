@@ -159,3 +159,107 @@ def test_findings_are_marked_where_they_happen(browser: Browser, tmp_path: Path)
     assert browser.js("document.getElementById('pos').textContent").startswith("hand 2 ")
     browser.key("F", 70)
     assert "score-mismatch" in browser.js("document.getElementById('notes').textContent")
+
+
+CONTRAST = """(() => {
+  const rgb = (s) => s.match(/\\d+/g).slice(0, 3).map(Number);
+  const lin = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+  const lum = (c) => { const [r, g, b] = c.map(lin); return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+  return [...document.querySelectorAll('.seat .card:not(.back)')].map((c) => {
+    const ink = lum(rgb(getComputedStyle(c).color)), card = lum(rgb(getComputedStyle(c).backgroundColor));
+    return [c.textContent, (Math.max(ink, card) + 0.05) / (Math.min(ink, card) + 0.05)];
+  });
+})()"""
+
+
+@pytest.mark.parametrize("sample", ["ninety-nine-red-lion", "botifarra-obligada-casal", "thursday-club"])
+def test_every_card_reads_on_its_face(browser: Browser, tmp_path: Path, sample: str) -> None:
+    """Spades and clubs, oros, the Bottle Imp's yellow: every card's ink against its face at least 4.5:1."""
+    open_page(browser, tmp_path, SAMPLES / f"{sample}.imp", "#g=1&h=1&s=12")
+    inks = browser.js(CONTRAST)
+    assert len(inks) > 20
+    faint = [(text, round(ratio, 2)) for text, ratio in inks if ratio < 4.5]
+    assert not faint
+    if sample.startswith("ninety"):
+        spades = [ratio for text, ratio in inks if text.endswith("S")]
+        assert spades and min(spades) > 10  # nearly black on white, not the felt's white
+
+
+OVERLAPS = """(() => {
+  const what = '.seat .name, .seat .cards, .trickcard, .trickcard .who, #trickno, #centrenote';
+  const shown = document.querySelectorAll(what);
+  const boxes = [...shown].filter((e) => e.textContent !== '').map((e) => {
+    const r = e.getBoundingClientRect(); return [e.className + ' ' + e.textContent.slice(0, 12), r, e];
+  });
+  const felt = document.getElementById('felt').getBoundingClientRect(), out = [];
+  boxes.forEach(([a, r, e], i) => {
+    const outside = r.left < felt.left - 1 || r.right > felt.right + 1 || r.top < felt.top - 1;
+    if (outside || r.bottom > felt.bottom + 1) out.push(a + ' leaves the felt');
+    boxes.slice(i + 1).forEach(([b, q, f]) => {
+      if (e.contains(f) || f.contains(e)) return;
+      const x = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+      const y = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+      if (x > 1 && y > 1) out.push(a + ' / ' + b);
+    });
+  });
+  return out;
+})()"""
+
+
+@pytest.mark.parametrize(
+    ("sample", "steps"),
+    [
+        ("thursday-club", (12, 21)),
+        ("botifarra-obligada-casal", (12, 16, 19)),
+        ("botifarra-rector-vicar", (12, 17, 19)),
+        ("botifarra-three-players", (8, 11, 14)),
+        ("ninety-nine-red-lion", (12, 14)),
+        ("five-players-tricks-only", (2, 6, 7)),
+        ("bright-house", (12, 20)),
+    ],
+)
+def test_seats_labels_and_the_trick_never_overlap(
+    browser: Browser, tmp_path: Path, sample: str, steps: tuple[int, ...]
+) -> None:
+    """Names, hands (of up to 24 cards), trick cards and their labels keep apart, inside the felt, at 2 to 5 seats."""
+    for k, step in enumerate(steps):
+        if k == 0:
+            open_page(browser, tmp_path, SAMPLES / f"{sample}.imp", f"#g=1&h=1&s={step}")
+        else:
+            browser.js(f"location.hash = '#g=1&h=1&s={step}'; location.reload()")
+            browser.wait(f"document.getElementById('pos').textContent.includes('step {step} ')")
+        assert browser.js(OVERLAPS) == [], (sample, step)
+        # each card's corner (its rank) is not hidden by the next card
+        hidden = browser.js(
+            """[...document.querySelectorAll('.seat .cards .card .r')].filter((r) => {
+                 const next = r.parentElement.nextElementSibling; if (!next) return false;
+                 return r.getBoundingClientRect().right > next.getBoundingClientRect().left + 1;
+               }).map((r) => r.parentElement.textContent)"""
+        )
+        assert hidden == [], (sample, step)
+
+
+def test_hands_are_sorted_by_suit_then_rank(browser: Browser, tmp_path: Path) -> None:
+    open_page(browser, tmp_path, SAMPLES / "ninety-nine-red-lion.imp", "#g=1&h=1&s=1")
+    maud = browser.js("[...document.querySelectorAll('.seat')[0].querySelectorAll('.card')].map((c) => c.textContent)")
+    assert maud == ["QD", "8D", "7D", "KS", "10S", "9S", "7S", "AH", "9H", "6H", "JC", "6C"]
+
+
+def test_piles_show_their_top_card_and_size(browser: Browser, tmp_path: Path) -> None:
+    open_page(browser, tmp_path, SAMPLES / "botifarra-piles-and-hand.imp", "#g=1&h=1&s=11")  # Carme names trumps
+    piles = browser.js(
+        "[...document.querySelectorAll('.seat')].map((s) => [s.querySelectorAll('.cards .card').length,"
+        " [...s.querySelectorAll('.pile')].map((p) => p.textContent)])"
+    )
+    assert [len(tops) for _, tops in piles] == [4, 4]
+    assert all(top.endswith("4 cards") for _, tops in piles for top in tops)
+    assert [held for held, _ in piles] == [8, 8]  # the cards in hand, apart from the piles
+    assert piles[1][1] == ["2o4 cards", "2c4 cards", "11o4 cards", "5b4 cards"]  # each pile's top card
+
+
+@pytest.mark.parametrize("sample", ["botifarra-obligada-casal", "thursday-club", "ninety-nine-red-lion"])
+def test_a_phone_wide_page_keeps_seats_apart(browser: Browser, tmp_path: Path, sample: str) -> None:
+    browser.call("Emulation.setDeviceMetricsOverride", width=400, height=860, deviceScaleFactor=1, mobile=True)
+    open_page(browser, tmp_path, SAMPLES / f"{sample}.imp", "#g=1&h=1&s=19")
+    assert browser.js("document.getElementById('felt').clientWidth") < 400
+    assert browser.js(OVERLAPS) == []

@@ -196,7 +196,9 @@ def test_the_presenters_show_any_games_detail(monkeypatch: pytest.MonkeyPatch) -
     console = Console(file=io.StringIO(), width=80, color_system=None)
     print_replay(console, [replayed_], hand=1)
     text = console.file.getvalue()  # type: ignore[attr-defined]
-    assert "Trick 1 · Adam leads · trump swords · multiplier x1" in text
+    # the trump never changes during the play: said once before trick 1; the multiplier changes: at each trick
+    assert text.count("trump swords") == 1 and text.index("trump swords") < text.index("Trick 1")
+    assert "Trick 1 · Adam leads · multiplier x1" in text
     assert "multiplier x2" in text and "24s" in text and "24b" not in text
     page = replay_page([replayed_])
     assert '["multiplier","x2"]' in page and '"24s","swords","#8e24aa"' in page
@@ -283,3 +285,47 @@ def test_validate_does_not_load_the_stepper() -> None:
     modules = [line.split("|")[-1].strip() for line in out.stderr.splitlines() if line.startswith("import time:")]
     assert "imptools.rules" in modules  # the timing did list the imports ...
     assert not [m for m in modules if m.split(".")[0] == "textual" or "replay" in m]  # ... and no stepper among them
+
+
+def _text(name: str) -> str:
+    from imptools.present.replay_text import print_replay
+
+    games = [replay_game(g, judge_game(g)) for g in read_games(SAMPLES / name)]
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    print_replay(console, games, hand=1)
+    return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
+
+
+def test_calls_bids_and_declarations_read_as_sentences() -> None:
+    from imptools.present.cards import describe
+
+    games = [replay_game(g, judge_game(g)) for g in read_games(SAMPLES / "ninety-nine-red-lion.imp")]
+    said = [describe(s.event, games[0]) for s in games[0].hands[0].steps]
+    assert "Maud declares and reveals their hand" in said
+    assert "Maud bids 2, setting aside 7D 8D 6H" in said and "9C is turned up" in said
+    text = _text("ninety-nine-red-lion.imp")
+    assert "declare Maud reveal" not in " ".join(text.split())
+    assert re.search(r"declare +Maud +declares and reveals their hand", text)
+    boti = _text("botifarra-rector-vicar.imp")
+    assert re.search(r"trump +Vicar +names trumps: bastos", boti) and re.search(r"call +Rector +calls contro", boti)
+
+
+def test_the_settled_state_is_said_once_and_the_running_state_at_each_trick() -> None:
+    text = _text("botifarra-obligada-casal.imp")
+    assert text.count("trump oros (named by Jordi)") == 1 and text.count("multiplier x1") == 1
+    assert text.index("trump oros (named by Jordi) · multiplier x1") < text.index("Trick 1 ")
+    assert "Trick 1 · Núria leads · points Núria+Montse 0, Pau+Jordi 0 · tricks Núria+Montse 0, Pau+Jordi 0" in text
+    assert "Trick 2 · Núria leads · points Núria+Montse 8, Pau+Jordi 0" in text
+    nn = _text("ninety-nine-red-lion.imp")
+    assert nn.count("bids Maud 2, Ivo 2, Tess 3") == 1 and nn.count("turn-up 9C ·") == 1
+    assert "Trick 2 · Maud leads · tricks Maud 1 of 2, Ivo 0 of 2, Tess 0 of 3" in nn
+
+
+def test_cards_in_sentences_keep_their_colour() -> None:
+    from imptools.present.replay_text import print_replay
+
+    games = [replay_game(g, judge_game(g)) for g in read_games(SAMPLES / "ninety-nine-red-lion.imp")]
+    console = Console(file=io.StringIO(), width=100, force_terminal=True, color_system="truecolor")
+    print_replay(console, games, hand=1)
+    bid = next(x for x in console.file.getvalue().splitlines() if "setting aside" in x)  # type: ignore[attr-defined]
+    assert "\x1b[1;31m7D\x1b[0m" in bid and "bids 2" in bid  # the diamond red, the number 2 plain

@@ -187,3 +187,51 @@ def test_the_stepper_in_a_real_terminal(tmp_path: Path) -> None:
         assert pane().split() == ["1", "0"], f"the stepper did not quit cleanly on q: {pane()!r}\n{screen()}"
     finally:
         subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+def test_hands_sort_by_suit_then_the_games_rank() -> None:
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        hands = panel(app, "hands")
+        assert "QD 8D 7D  KS 10S 9S 7S  AH 9H 6H  JC 6C" in hands  # Maud's deal: A K Q J 10 ... 6 in each suit
+        status = panel(app, "status")
+        assert "Maud is dealt 7D 8D QD 7S 9S 10S KS 6H 9H AH 6C JC" in " ".join(status.split())
+
+    drive(replayed(SAMPLES / "ninety-nine-red-lion.imp"), script)
+
+    async def botifarra(app: Stepper, pilot: Pilot[None]) -> None:
+        hands = panel(app, "hands")
+        assert "1o 10o 8o 4o 3o 2o  12c 4c 2c  10e  7b" in hands  # Jordi: 9 1 12 11 10 8 7 ... 2
+
+    drive(replayed(SAMPLES / "botifarra-obligada-casal.imp"), botifarra, start=3)
+
+
+def test_six_hands_fit_an_80x24_terminal(tmp_path: Path) -> None:
+    record = tmp_path / "six.imp"
+    subprocess.run(
+        [sys.executable, "-m", "imptools", "simulate", "--game", "bottle-imp", "--players", "6", "--hands", "1"]
+        + ["--seed", "7", "-o", str(record)],
+        check=True,
+        cwd=ROOT,
+    )
+
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        await pilot.press("end")
+        await pilot.press("home")
+        await pilot.pause()
+        hands = panel(app, "hands")
+        assert all(p in hands for p in app.games[0].players)
+        box = app.query_one("#handsbox")
+        # every line of the six hands shows without scrolling: the content is no taller than the box
+        assert app.query_one("#hands", Static).size.height <= box.scrollable_content_region.height
+
+    drive(replayed(record), script)
+
+
+def test_piles_show_their_top_card_and_size() -> None:
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        hands = panel(app, "hands")
+        # after Rector's 4o from pile 2 and Vicar's 9o from pile 6
+        assert "Rector  (23)" in hands and "piles 2e/4 11c/3 11o/4 1e/4 10o/4 3o/4" in hands
+        assert "piles 5e/4 4e/4 1b/4 6b/4 5b/4 11e/3" in hands
+
+    drive(replayed(SAMPLES / "botifarra-rector-vicar.imp"), script, start=16)

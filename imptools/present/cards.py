@@ -46,26 +46,56 @@ def card_label(card: str, game: GameReplay, colour: bool, mark: str | None = Non
     return Text(plain_card(card, game) + (mark or ""))
 
 
+INK = "#1d232a"
+"""The page's text colour: cards whose face says "default" (the terminal's own colour) are drawn in it."""
+_CONTRAST = 4.5
+"""The least contrast a card's ink keeps against the white card (WCAG AA for text)."""
+
+
+def _luminance(rgb: tuple[int, int, int]) -> float:
+    def channel(v: int) -> float:
+        x = v / 255
+        return x / 12.92 if x <= 0.03928 else ((x + 0.055) / 1.055) ** 2.4
+
+    r, g, b = (channel(v) for v in rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def contrast_on_white(rgb: tuple[int, int, int]) -> float:
+    """The WCAG contrast ratio of a colour against white (1 to 21)."""
+    return 1.05 / (_luminance(rgb) + 0.05)
+
+
 def css_colour(style: str | None) -> str | None:
-    """A card face's colour name as `#rrggbb` for a web page (None when it has none)."""
+    """A card face's colour name as `#rrggbb` for a web page (None when it has none).
+
+    A colour that would be faint on a white card (gold, light green ...) is darkened,
+    keeping its hue, until it reads; `default` is the page's ink.
+    """
     if not style:
         return None
     try:
         colour = Color.parse(style)
     except ColorParseError:
         return None
+    if colour.is_default:
+        return INK
     if colour.number is not None and colour.number < 16:
         return _ON_WHITE[colour.number % 8]
-    return colour.get_truecolor().hex
+    r, g, b = colour.get_truecolor()
+    scale = 1.0
+    while contrast_on_white((round(r * scale), round(g * scale), round(b * scale))) < _CONTRAST and scale > 0:
+        scale -= 0.02
+    return "#{:02x}{:02x}{:02x}".format(*(round(v * max(scale, 0.0)) for v in (r, g, b)))
 
 
 def sort_cards(cards: Iterable[str], game: GameReplay) -> list[str]:
-    """Cards grouped by suit (alphabetically), numbers in numeric order within a suit."""
+    """Cards in their ruleset's order (`CardFace.order`: by suit or colour, then rank); ties by suit and number."""
 
-    def key(card: str) -> tuple[str, int, float, str]:
+    def key(card: str) -> tuple[int, str, int, float, str]:
         face = game.face(card)
         m = _NUMBER.match(face.text)
-        return (face.suit or "", 0 if m else 1, float(m.group()) if m else 0.0, face.text)
+        return (face.order, face.suit or "", 0 if m else 1, float(m.group()) if m else 0.0, face.text)
 
     return sorted(cards, key=key)
 
@@ -91,8 +121,30 @@ def table_at(hand: HandReplay, i: int) -> TableView:
     return TableView(state.trick, state.leader if state.trick else None, trick if state.trick else None)
 
 
+def _words(kind: str, who: str, cards: str, text: str) -> str:
+    """A line before the play as a sentence, from its kind and fields alone."""
+    if kind == "trump":
+        return f"{who} names trumps: {text or cards}" if who else f"trumps: {text or cards}"
+    if kind == "call":
+        return f"{who} calls {text or cards}".strip()
+    if kind == "bid":
+        return f"{who} bids {text}" + (f", setting aside {cards}" if cards else "") if text else f"{who} bids {cards}"
+    if kind == "declare":
+        if text == "reveal":
+            return f"{who} declares and reveals their hand"
+        return f"{who} declares" if text in ("", "declare") else f"{who} declares {text}"
+    if kind == "turnup":
+        return f"{cards} is turned up" + (f" ({text})" if text else "")
+    if kind == "open":
+        return f"{who} opens pack {text}" if text else f"{who} opens"
+    if kind == "imp":
+        return f"the imp's trick: {cards}"
+    words = [who, kind + ("s" if who else ""), text, cards]
+    return " ".join(w for w in words if w)
+
+
 def describe(event: Event, game: GameReplay) -> str:
-    """An event in a few plain words: `Adam passes 7b to Betty`, `Christian takes trick 1`."""
+    """An event as a person would say it: `Adam passes 7b to Betty`, `Pau calls contro`, `Maud bids 2`."""
     cards = " ".join(plain_card(c, game) for c in event.cards)
     who = event.player or ""
     if event.kind == "deal":
@@ -107,8 +159,7 @@ def describe(event: Event, game: GameReplay) -> str:
         return f"{who} takes trick {event.trick}" if who else f"trick {event.trick}"
     if event.kind == "end":
         return "end of the hand" + (f"; {event.text or 'turned over'}: {cards}" if event.cards else "")
-    words = [event.kind, who, event.text or "", cards]
-    return " ".join(w for w in words if w)
+    return _words(event.kind, who, cards, event.text or "")
 
 
 def finding_text(f: Finding) -> Text:

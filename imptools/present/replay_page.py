@@ -29,12 +29,15 @@ def _finding(f: Finding) -> list[Any]:
 def _step(game: GameReplay, hand: HandReplay, i: int, step: Step) -> dict[str, Any]:
     e, s = step.event, step.state
     known = s.known_from or {}
+    stacks = s.stacks or {}
+    stacked = {p: {c for pile in stacks.get(p, ()) for c in pile} for p in game.players}
     out: dict[str, Any] = {
         "k": e.kind,
         "p": e.player,
         "c": list(e.cards),
         "say": describe(e, game),
-        "h": [sort_cards(s.holdings.get(p, ()), game) for p in game.players],
+        "h": [sort_cards(set(s.holdings.get(p, ())) - stacked[p], game) for p in game.players],
+        "st": [[[pile[0], len(pile)] for pile in stacks.get(p, ())] for p in game.players],
         "kf": [known.get(p) == KNOWN_FROM_DEAL for p in game.players],
         "t": [[p, c] for p, c in s.trick],
         "l": s.leader,
@@ -58,7 +61,7 @@ def _step(game: GameReplay, hand: HandReplay, i: int, step: Step) -> dict[str, A
     return out
 
 
-_CARRIED = ("h", "kf", "w", "v", "d")
+_CARRIED = ("h", "kf", "w", "v", "d", "st")
 """Step keys left out where they equal the previous step's (for `h`, player by player): the page carries them."""
 
 

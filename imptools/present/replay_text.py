@@ -20,15 +20,28 @@ from rich.table import Table
 from rich.text import Text
 
 from imptools.findings import Finding
-from imptools.present.cards import card_label, finding_text, plain_card, title
+from imptools.present.cards import card_label, card_text, describe, finding_text, plain_card, title
 from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import Step
 
 _BEFORE_PLAY = ("play", "trick", "end")
+_CARD_LINES = ("deal", "discard", "pass")
+"""Lines before the play shown as their cards; any other (calls, bids ...) is shown in words."""
 
 
 def _detail(step: Step) -> list[tuple[str, str]]:
     return step.state.detail.lines()
+
+
+def _running(steps: Sequence[Step]) -> set[str]:
+    """The labels of the detail lines that change during the play (points, tricks, bottle); the rest are settled."""
+    seen: dict[str, set[str]] = {}
+    plays = [s for s in steps if s.event.kind in ("play", "trick")]
+    for step in plays:
+        lines = dict(_detail(step))
+        for label in {*lines, *seen}:
+            seen.setdefault(label, set()).add(lines.get(label, ""))
+    return {label for label, texts in seen.items() if len(texts) > 1}
 
 
 def _joined(lines: Sequence[tuple[str, str]]) -> str:
@@ -77,7 +90,14 @@ def hand_renderable(game: GameReplay, hand: HandReplay, colour: bool, trick: int
         if e.kind in _BEFORE_PLAY:
             continue
         cards = Text(" ").join(card_label(c, game, colour) for c in e.cards)
-        if e.kind == "pass":
+        if e.kind not in _CARD_LINES:
+            # a call, a bid, a declaration ... in words: `Maud | declares and reveals their hand`
+            said = describe(e, game)
+            cards = Text(said[len(e.player) + 1 :] if e.player and said.startswith(e.player + " ") else said)
+            for c in e.cards if colour else ():
+                word = re.escape(plain_card(c, game))
+                cards.highlight_regex(rf"(?<![\w.]){word}(?![\w.])", card_text(c, game).style)
+        elif e.kind == "pass":
             cards = Text.assemble(cards, f" > {e.text}")
         elif e.text:
             cards = Text.assemble(cards, " " if cards else "", e.text)
@@ -85,9 +105,16 @@ def hand_renderable(game: GameReplay, hand: HandReplay, colour: bool, trick: int
         before.add_row(Text(e.kind, style="dim"), e.player or "", Text.assemble(cards, "\n" if extra else "", extra))
     if trick is None and before.row_count:
         parts.append(Padding(before, (0, 0, 0, 2)))
+    running = _running(steps)
+    shown: dict[str, str] = {}
     for number, indices in _tricks(steps):
+        settled = [x for x in _detail(steps[indices[0]]) if x[0] not in running]
         if trick is None or number == trick:
-            parts.append(_trick_block(game, hand, number, indices, colour))
+            new = [x for x in settled if shown.get(x[0]) != x[1]] if trick is None else settled
+            if new:
+                parts.append(Padding(Text(_joined(new), style="green"), (1, 0, 0, 2)))
+            parts.append(_trick_block(game, hand, number, indices, colour, running))
+        shown.update(settled)
     if trick is None:
         parts.append(_hand_end(game, hand, colour))
     return Group(*parts)
@@ -110,14 +137,18 @@ def _tricks(steps: Sequence[Step]) -> Iterator[tuple[int, list[int]]]:
         yield current, indices
 
 
-def _trick_block(game: GameReplay, hand: HandReplay, number: int, indices: list[int], colour: bool) -> RenderableType:
+def _trick_block(
+    game: GameReplay, hand: HandReplay, number: int, indices: list[int], colour: bool, running: set[str]
+) -> RenderableType:
+    """A trick: its header with the detail lines that change trick by trick, its plays, who takes it, what changed."""
     steps = hand.steps
     first = steps[indices[0]]
     head = Text(f"Trick {number}", style="bold")
     if first.event.kind == "play":
         head.append(f" · {first.event.player} leads", style="dim")
-    if _detail(first):
-        head.append(" · " + _joined(_detail(first)), style="green")
+    now = [x for x in _detail(first) if x[0] in running]
+    if now:
+        head.append(" · " + _joined(now), style="green")
     grid = _grid()
     end: RenderableType | None = None
     for i in indices:

@@ -27,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
@@ -95,7 +95,8 @@ class Stepper(App[None]):
     #right { width: 1fr; }
     .panel { border: round $primary 60%; border-title-color: $text-accent; padding: 0 1; height: auto; }
     #sheet { height: 1fr; }
-    #hands { height: 1fr; }
+    #handsbox { height: 1fr; }
+    #hands { padding: 0; border: none; }
     #notes { height: auto; max-height: 10; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -129,7 +130,8 @@ class Stepper(App[None]):
                 yield Static(id="state", classes="panel")
                 yield Static(id="sheet", classes="panel")
             with Vertical(id="right"):
-                yield Static(id="hands", classes="panel")
+                with VerticalScroll(id="handsbox", classes="panel"):
+                    yield Static(id="hands")
                 yield Static(id="notes", classes="panel")
         yield Footer()
 
@@ -138,10 +140,10 @@ class Stepper(App[None]):
             ("table", "Table"),
             ("state", "Game"),
             ("sheet", "Scores"),
-            ("hands", "Hands"),
             ("notes", "Notes"),
         ):
             self.query_one(f"#{name}", Static).border_title = label
+        self.query_one("#handsbox", VerticalScroll).border_title = "Hands"
         self.show()
 
     # ----------------------------------------------------------------------- where we are
@@ -304,21 +306,34 @@ class Stepper(App[None]):
         return table
 
     def hands_panel(self) -> RenderableType:
-        """Each player's cards as far as the record shows them, and the suits they have shown they lack."""
+        """Each player's cards as far as the record shows them, and the suits they have shown they lack.
+
+        Piles laid out on the table show as their top cards, each with how many cards it
+        holds. With more than four players each player's cards follow the name on the same line, so
+        that six hands fit an 80x24 terminal; the panel scrolls where they still do not.
+        """
         game, hand, i = self._game(), self._hand(), self.position.step
         state = hand.steps[i].state
         known = state.known_from or {}
+        compact = len(game.players) > 4
+        stacks = state.stacks or {}
         parts: list[RenderableType] = []
         for p in game.players:
             line = Text(f"{p}", style="bold")
             from_deal = known.get(p) == KNOWN_FROM_DEAL
-            cards = sort_cards(state.holdings.get(p, ()), game)
-            line.append(f"  ({len(cards)}{'' if from_deal or hand.complete else '+?'})", style="dim")
+            piles = stacks.get(p, ())
+            stacked = {c for pile in piles for c in pile}
+            cards = sort_cards(set(state.holdings.get(p, ())) - stacked, game)
+            held = len(cards) + len(stacked)
+            line.append(f"  ({held}{'' if from_deal or hand.complete else '+?'})", style="dim")
             voids = sorted(state.voids.get(p, ()))
             if voids:
                 line.append("  void " + " ".join(voids), style="red")
-            parts.append(line)
-            line = Text()
+            if compact:
+                line.append("  ")
+            else:
+                parts.append(line)
+                line = Text()
             suit: str | None = None
             for c in cards:
                 if game.face(c).suit != suit and suit is not None:
@@ -329,9 +344,17 @@ class Stepper(App[None]):
                     face.stylize("dim italic")
                 line.append_text(face)
                 line.append(" ")
-            if not cards:
+            if not cards and not piles:
                 line.append("none" if from_deal or hand.complete else "?", style="dim")
-            parts.append(Padding(line, (0, 0, 0, 2)))
+            if cards or not piles or compact:
+                parts.append(line if compact else Padding(line, (0, 0, 0, 2)))
+            if piles:
+                # piles on the table: each top card, and how many cards the pile holds
+                tops = Text("piles ", style="dim")
+                for pile in piles:
+                    tops.append_text(card_text(pile[0], game))
+                    tops.append(f"/{len(pile)} ", style="dim")
+                parts.append(Padding(tops, (0, 0, 0, 2)))
         return Group(*parts)
 
     def notes_panel(self) -> RenderableType:

@@ -37,12 +37,16 @@ class CardFace:
     """How a card is shown: its canonical text, the name of its suit or colour, and a display colour.
 
     `style` is a colour name a terminal and a web page both understand (`"red"`,
-    `"blue"`, `"goldenrod"` ...), None where the card has no colour of its own.
+    `"blue"`, `"orange3"` ...), `"default"` for the terminal's own text colour (black on
+    a page), None where the card has no colour of its own. `order` sorts a holding: by
+    suit or colour, then by the game's rank within it, highest first where the game
+    ranks its cards that way (cards of equal `order` fall back to their text).
     """
 
     text: str
     suit: str | None = None
     style: str | None = None
+    order: int = 0
 
 
 @dataclass(frozen=True, slots=True)

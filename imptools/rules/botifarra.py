@@ -605,7 +605,7 @@ VARIANTS = (OBLIGADA, LLIURE, CARREGAR, RECTOR_VICAR, PILES_AND_HAND)
 """Every `Variant` of the game; `obligada` is the default with three or four players, `rector-vicar` with two."""
 _PILES = {RECTOR_VICAR: (6, 0), PILES_AND_HAND: (4, 8)}
 """Two-player variants: piles of four each player lays out, and cards held in hand."""
-_STYLES = ("goldenrod", "red", "dodger_blue2", "green4")
+_STYLES = ("orange3", "red", "dodger_blue2", "green3")
 """Display colours of the suits, in engine order."""
 
 
@@ -733,11 +733,12 @@ class Botifarra(TrickRuleset):
         return CardCheck(spell(c))
 
     def card_face(self, text: str, game: Game) -> CardFace:
-        """The card with its suit (`12e` is espases)."""
+        """The card with its suit (`12e` is espases); a hand sorts by suit, then 9 1 12 11 10 8 7 ... 2."""
         c = card_number(text)
         if c is None:
             return CardFace(text)
-        return CardFace(spell(c), SUIT_NAMES[suit_of(c)], _STYLES[suit_of(c)])
+        order = 100 * suit_of(c) + ORDER.index(rank_of(c))
+        return CardFace(spell(c), SUIT_NAMES[suit_of(c)], _STYLES[suit_of(c)], order)
 
     def table(self, game: Game) -> Setup | None:
         return setup_of(game)
@@ -1008,8 +1009,10 @@ class Botifarra(TrickRuleset):
         for line in hand.lines:
             if isinstance(line, Deal):
                 if setup.two_player:
-                    state = replace(state, face_up=_face_up(_piles(setup, hand, upto=line)))
+                    laid = _piles(setup, hand, upto=line)
+                    state = replace(state, face_up=_face_up(laid))
                     log.detail = state
+                    log.stacks = _stacks(laid)
                 log.deal(line, setup.resolve)
             elif isinstance(line, (Discard, Pass)):
                 if isinstance(line, Discard):
@@ -1041,6 +1044,7 @@ class Botifarra(TrickRuleset):
                     piles[p] = piles[p].without(c)
                     state = replace(state, face_up=_face_up(piles))
                     log.detail = state
+                    log.stacks = _stacks(piles)
                 log.play(played, i, 0 if not setup.two_player else None)
             if played.winner is not None:
                 points, won = played.after
@@ -1084,6 +1088,11 @@ def _hand_cards(setup: Setup, hand: Hand) -> dict[str, set[int]]:
             if deal.player.pack is None:
                 out.setdefault(deal.player.name, set()).update(cards_of(deal.cards, setup.resolve))
     return out
+
+
+def _stacks(piles: Mapping[str, Piles]) -> dict[str, list[list[int]]]:
+    """Each player's piles for the replay's `State.stacks`, top card first (emptied piles left out)."""
+    return {p: [list(pile) for pile in pl.piles if pile] for p, pl in piles.items()}
 
 
 def _face_up(piles: Mapping[str, Piles]) -> tuple[tuple[str, tuple[str, ...]], ...]:

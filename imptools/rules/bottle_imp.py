@@ -320,14 +320,14 @@ class BottleImp(TrickRuleset):
         return CardCheck(spelled + letter)
 
     def card_face(self, text: str, game: Game) -> CardFace:
-        """The card with its colour (`24` is blue in the bambus deck)."""
+        """The card with its colour (`24` is blue in the bambus deck); a hand sorts by colour, then by number."""
         number = card_number(text)
         cards = deck(game)
         if number not in cards:
             return CardFace(text)
         assert number is not None
         colour = cards[number][0]
-        return CardFace(spell(number), COLOURS[colour], _STYLES[colour])
+        return CardFace(spell(number), COLOURS[colour], _STYLES[colour], 1000 * list(COLOURS).index(colour) + number)
 
     def simulator(self, game: Game) -> BottleSimulator | None:
         """Random deals for every variant."""

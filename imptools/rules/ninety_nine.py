@@ -452,14 +452,19 @@ class NinetyNine(TrickRuleset):
         return CardCheck(spell(card))
 
     def card_face(self, text: str, game: Game) -> CardFace:
-        """The card with its suit; hearts and diamonds red, the joker magenta."""
+        """The card with its suit; hearts and diamonds red, spades and clubs the plain text colour, the joker magenta.
+
+        A hand sorts by suit (diamonds, spades, hearts, clubs), then A K Q J 10 ... 6, the joker last.
+        """
         card = parse(text)
         if card is None:
             return CardFace(text)
         s = suit(card)
         if s is None:
-            return CardFace("JK", "joker", "magenta")
-        return CardFace(spell(card), SUIT_NAMES[s], "red" if SUITS[s] in "HD" else None)
+            return CardFace("JK", "joker", "magenta", 100 * len(SUITS))
+        rank = card % len(RANKS)
+        style = "red" if SUITS[s] in "HD" else "default"
+        return CardFace(spell(card), SUIT_NAMES[s], style, 100 * s + len(RANKS) - rank)
 
     def table(self, game: Game) -> Setup | None:
         variant = game.tag("Variant") or VARIANTS[0]

@@ -69,7 +69,9 @@ class State:
     `trick`: the (player, card) plays of the trick so far, `leader` its leader;
     `piles`: each player's won cards; `tricks_won`: each player's tricks;
     `voids`: the suits or colours each player has shown not to hold;
-    `scores`: the hand's scores, at its end only; `detail`: the game's own part.
+    `scores`: the hand's scores, at its end only; `detail`: the game's own part;
+    `stacks`: the piles a player has laid out on the table, each top card first
+    (cards also in `holdings`), where the game lays cards out so.
     """
 
     holdings: Mapping[str, frozenset[str]]
@@ -81,6 +83,7 @@ class State:
     leader: str | None = None
     tricks_won: Mapping[str, int] | None = None
     detail: Detail = NoDetail()
+    stacks: Mapping[str, tuple[tuple[str, ...], ...]] | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -613,6 +613,7 @@ class StepLog:
         self.piles: dict[str, list[int]] = {p: [] for p in players}
         self.won: dict[str, int] = dict.fromkeys(players, 0)
         self.voids: dict[str, set[str]] = {p: set() for p in players}
+        self.stacks: dict[str, list[list[int]]] | None = None
 
     def state(self, scores: Mapping[str, int] | None = None) -> State:
         sp = self.spell
@@ -630,6 +631,9 @@ class StepLog:
             self.leader,
             dict(self.won),
             self.detail,
+            None
+            if self.stacks is None
+            else {p: tuple(tuple(sp(c) for c in pile) for pile in piles) for p, piles in self.stacks.items()},
         )
 
     def log(self, event: Event, scores: Mapping[str, int] | None = None) -> None:
