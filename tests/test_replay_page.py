@@ -53,7 +53,7 @@ class Browser:
         for kind in ("keyDown", "keyUp"):
             self.call("Input.dispatchKeyEvent", type=kind, key=key, code=key, windowsVirtualKeyCode=code)
 
-    def wait(self, expression: str, timeout: float = 15) -> Any:
+    def wait(self, expression: str, timeout: float = 45) -> Any:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             value = self.js(expression)
