@@ -612,14 +612,41 @@ def import_(
 _NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
 
 
+def _complete_games(incomplete: str) -> list[str]:
+    """Shell completion for `--game`: the games imptools knows."""
+    from imptools.rules import GAMES
+
+    return [g for g in GAMES if g.startswith(incomplete)]
+
+
+def _complete_variants(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion for `--variant`: the variants of the game given with `--game` (of every game without it)."""
+    from imptools.rules import GAMES, get_ruleset
+
+    chosen = ctx.params.get("game")
+    names: list[str] = []
+    for g in [chosen] if chosen in GAMES else list(GAMES):
+        ruleset = get_ruleset(g)
+        names += list(ruleset.variants) if ruleset else []
+    return [v for v in dict.fromkeys(names) if v.startswith(incomplete)]
+
+
 @app.command()
 def simulate(
-    game: Annotated[str, typer.Option("--game", "-g", help="The game: bottle-imp, botifarra or ninety-nine.")],
+    game: Annotated[
+        str,
+        typer.Option(
+            "--game", "-g", help="The game: bottle-imp, botifarra or ninety-nine.", autocompletion=_complete_games
+        ),
+    ],
     players: Annotated[
         str, typer.Option("--players", "-p", help='How many players (names are made up), or their names: "A B C".')
     ] = "4",
     variant: Annotated[
-        str | None, typer.Option("--variant", "-v", help="The variant (the game's default if not given).")
+        str | None,
+        typer.Option(
+            "--variant", "-v", help="The variant (the game's default if not given).", autocompletion=_complete_variants
+        ),
     ] = None,
     hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to deal and play.")] = 1,
     seed: Annotated[int, typer.Option("--seed", help="The random seed: the same seed gives the same record.")] = 0,

@@ -278,6 +278,10 @@ def test_shell_completion_of_commands_options_and_records() -> None:
     assert complete("imp replay night.imp --st") == ["--step"]
     assert complete(f"imp replay {SAMPLES}/thu") == [f"{SAMPLES}/thursday-club.imp"]
     assert "--install-completion" in imp("--help").stdout
+    # game and variant names: the variants of the game already given
+    assert complete("imp simulate --game bot") == ["bottle-imp", "botifarra"]
+    assert complete("imp simulate --game bottle-imp --variant teams") == ["teams", "teams-2-2-1-1"]
+    assert complete("imp simulate --game botifarra --variant r") == ["rector-vicar"]
 
 
 def test_validate_does_not_load_the_stepper() -> None:
