@@ -9,10 +9,11 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import io
+import itertools
 import os
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -393,8 +394,10 @@ class ChangedError(Exception):
     """The file to replace changed since it was read; nothing was written."""
 
 
-def write_atomically(path: str, text: str, guard: bool = False, expect: Snapshot | None = None) -> None:
+def write_atomically(path: str, text: str | Iterable[str], guard: bool = False, expect: Snapshot | None = None) -> None:
     """Replace `path` with `text` in one step: a crash leaves the old file or the new one, never half of each.
+
+    `text` may come in pieces (an iterable of strings), written as they come.
 
     The new file keeps the old one's permissions (a new file gets the usual ones), a symbolic link
     stays a link to the file replaced, and the data is on disk before the rename. With `guard`,
@@ -407,7 +410,8 @@ def write_atomically(path: str, text: str, guard: bool = False, expect: Snapshot
     fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
     try:
         with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
+            for piece in [text] if isinstance(text, str) else text:
+                out.write(piece)
             out.flush()
             os.fsync(out.fileno())
         try:
@@ -666,6 +670,7 @@ def simulate(
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")
     ] = None,
+    jobs: JobsOpt = None,
 ) -> None:
     """Deal random hands and play them out by the rules: practice deals, test and benchmark records.
 
@@ -702,15 +707,17 @@ def simulate(
             raise typer.Exit(EXIT_UNREADABLE)
         tags.append((name.strip(), value))
     opts = Options(game, names, variant, hands, seed, bot, not play_only, not no_scores, tuple(tags))
+    pieces = run(opts, _jobs(jobs))
     try:
-        text = "".join(run(opts))
+        header = next(pieces)  # the options are checked before the first piece
     except SimulationError as exc:
         _error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     if output:
-        write_atomically(output, text)
+        write_atomically(output, itertools.chain([header], pieces))
     else:
-        sys.stdout.write(text)
+        for piece in itertools.chain([header], pieces):
+            sys.stdout.write(piece)
 
 
 # --------------------------------------------------------------------------- replay

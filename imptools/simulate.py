@@ -71,8 +71,8 @@ def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tu
     return tricks
 
 
-def simulate(opts: Options) -> Iterator[str]:
-    """The record of one simulated game, a hand at a time (the header first)."""
+def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
+    """Check the options; the header, the game's simulator and each hand's dealer."""
     for name, value in opts.tags:
         if not _TAG_NAME.fullmatch(name) or name in _OWN_TAGS or "\n" in value:
             raise SimulationError(
@@ -91,27 +91,62 @@ def simulate(opts: Options) -> Iterator[str]:
         raise SimulationError(f"{opts.game} with {len(opts.players)} players and these tags cannot be simulated")
     if opts.bot not in BOTS:
         raise SimulationError(f"`{opts.bot}` is not a bot ({', '.join(BOTS)})")
-    rng = Random(opts.seed)
-    dealers = [h.dealer for h in ruleset.judge(game).hands]
+    dealers = [h.dealer or "" for h in ruleset.judge(game).hands]
+    return header, sim, dealers
+
+
+def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: str) -> str:
+    """One hand's text. Its random choices come from the seed and the hand's number alone, so that
+    hands can be played in any order, on any process, and give the same bytes."""
+    rng = Random(f"{opts.seed}/{number}")
+    if opts.bot == "greedy" and isinstance(sim, ChoosingSimulator):
+        dealt = sim.better_deal(dealer, rng)
+    else:
+        dealt = sim.deal(dealer, rng)
+    if opts.bot == "greedy":
+        tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
+    else:
+        tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
+    body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else []), *dealt.calls]
+    spell = dealt.position.spell
+    for t, plays in enumerate(tricks, 1):
+        first, *rest = plays
+        body.append(f"{t}. {first[0]}:{spell(first[1])} " + " ".join(spell(c) for _, c in rest))
+    if opts.scores:
+        body.append(_score_line(header, body, number))
+    return "\n" + "\n".join(body) + "\n"
+
+
+def _hands(opts: Options, first: int, last: int) -> str:
+    """Hands `first` to `last` of a simulation (a worker's share)."""
+    header, sim, dealers = _prepare(opts)
+    return "".join(_hand(opts, header, sim, n, dealers[n - 1]) for n in range(first, last + 1))
+
+
+def simulate(opts: Options, jobs: int = 1) -> Iterator[str]:
+    """The record of one simulated game, the header first, then the hands in order.
+
+    With `jobs` above 1 the hands are played on that many processes; the bytes are the same.
+    """
+    header, sim, dealers = _prepare(opts)
     yield header
-    for number, dealer in enumerate(dealers, 1):
-        assert dealer is not None
-        if opts.bot == "greedy" and isinstance(sim, ChoosingSimulator):
-            dealt = sim.better_deal(dealer, rng)
-        else:
-            dealt = sim.deal(dealer, rng)
-        if opts.bot == "greedy":
-            tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
-        else:
-            tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
-        body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else []), *dealt.calls]
-        spell = dealt.position.spell
-        for t, plays in enumerate(tricks, 1):
-            first, *rest = plays
-            body.append(f"{t}. {first[0]}:{spell(first[1])} " + " ".join(spell(c) for _, c in rest))
-        if opts.scores:
-            body.append(_score_line(header, body, number))
-        yield "\n" + "\n".join(body) + "\n"
+    if jobs <= 1 or opts.hands < 4 * jobs:
+        for number, dealer in enumerate(dealers, 1):
+            yield _hand(opts, header, sim, number, dealer)
+        return
+    from collections import deque
+    from concurrent.futures import Future, ProcessPoolExecutor
+
+    size = max(1, min(200, opts.hands // (4 * jobs)))
+    shares = [(n, min(n + size - 1, opts.hands)) for n in range(1, opts.hands + 1, size)]
+    with ProcessPoolExecutor(max_workers=jobs) as pool:
+        pending: deque[Future[str]] = deque()
+        for first, last in shares:
+            pending.append(pool.submit(_hands, opts, first, last))
+            if len(pending) > 2 * jobs:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
 
 
 def _score_line(header: str, body: list[str], number: int) -> str:

@@ -129,3 +129,20 @@ def test_the_command_writes_a_record_that_validates(tmp_path: object) -> None:
     assert check.returncode == 0 and "0 errors" in check.stdout
     bad = subprocess.run([*cmd, "--variant", "clasic"], capture_output=True, text=True)
     assert bad.returncode == 2 and "not a variant" in bad.stderr and "Traceback" not in bad.stderr
+
+
+@pytest.mark.parametrize(
+    ("game", "players", "variant"), [("bottle-imp", "Ana Bo Cy Di", None), ("botifarra", "Ana Bo Cy Di", None)]
+)
+def test_jobs_give_the_same_bytes_as_one_process(game: str, players: str, variant: str | None) -> None:
+    opts = Options(game, tuple(players.split()), variant, hands=9, seed=4)
+    one = "".join(simulate(opts))
+    assert "".join(simulate(opts, jobs=2)) == one
+    (parsed,) = read_games(one)
+    assert len(parsed.hands) == 9 and judge_game(parsed).all_findings() == []
+
+
+def test_each_hand_depends_on_the_seed_and_its_number_only() -> None:
+    three = record("classic", "Ana Bo Cy Di", 5, hands=3)
+    five = record("classic", "Ana Bo Cy Di", 5, hands=5)
+    assert five.startswith(three)
