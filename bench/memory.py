@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import bottle_imp_corpus
+from corpus import corpus
 from run import imp_command
 
 
@@ -53,7 +53,7 @@ def main() -> None:
     ap.add_argument("--jobs", type=int)
     ap.add_argument("--dir", type=Path, default=Path(tempfile.gettempdir()))
     args = ap.parse_args()
-    block = bottle_imp_corpus(5000).encode()
+    block = corpus("bottle-imp", 5000).encode()
     copies = max(1, args.mb * 1_000_000 // len(block))
     fd, name = tempfile.mkstemp(prefix="imp-large-", suffix=".imp", dir=args.dir)
     path = Path(name)

@@ -111,6 +111,7 @@ def imp_command() -> list[str]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--hands", type=int, default=5000)
+    ap.add_argument("--game", default="bottle-imp", help="the game of the corpus: bottle-imp, botifarra, ninety-nine")
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--games", type=int, default=1000, help="python-chess games")
     ap.add_argument("--plies", type=int, default=80, help="longest python-chess game, in half-moves")
@@ -128,7 +129,7 @@ def main() -> None:
     where = args.keep or tmp
     where.mkdir(parents=True, exist_ok=True)
     try:
-        corpus = write_corpus(where / f"bottle-imp-{args.hands}.imp", args.hands)
+        corpus = write_corpus(where / f"{args.game}-{args.hands}.imp", args.hands, game=args.game)
         mb = corpus.stat().st_size / 1e6
         one = where / "one-hand.imp"
         text = corpus.read_text(encoding="utf-8")
@@ -143,7 +144,10 @@ def main() -> None:
             rows.append((label, r, units / r.seconds))
             return r
 
-        print(f"corpus: {args.hands} hands, {mb:.2f} MB; python {sys.version.split()[0]}; {os.cpu_count()} cpus")
+        print(
+            f"corpus: {args.hands} {args.game} hands, {mb:.2f} MB; "
+            f"python {sys.version.split()[0]}; {os.cpu_count()} cpus"
+        )
         row("parse only (read_games)", [sys.executable, "-c", PARSE, str(corpus)], args.hands)
         jobs = [[]] + [["--jobs", str(n)] for n in args.jobs]
         for j in jobs:

@@ -18,12 +18,12 @@ CONFORMANCE = ROOT.parent / "shared" / "conformance"
 RECORDS = sorted(CONFORMANCE.rglob("*.imp")) + sorted((ROOT / "samples").glob("*.imp"))
 
 
-def _corpus(hands: int) -> str:
+def _corpus(hands: int, game: str = "bottle-imp") -> str:
     spec = importlib.util.spec_from_file_location("bench_corpus", ROOT / "bench" / "corpus.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    text: str = module.bottle_imp_corpus(hands, seed=7)
+    text: str = module.corpus(game, hands, seed=7)
     return text
 
 
@@ -49,8 +49,12 @@ def test_records_read_the_same(path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert fast == slow
 
 
-def test_generated_corpus_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> None:
-    text = _corpus(60)
+SIMULATED = ("bottle-imp", "botifarra")
+
+
+@pytest.mark.parametrize("game", SIMULATED)
+def test_simulated_corpus_reads_the_same(game: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    text = _corpus(60, game)
     fast, slow = _both(text, monkeypatch)
     assert fast == slow
     assert sum(len(g.hands) for g, _ in fast) == 60  # type: ignore[attr-defined]
@@ -58,7 +62,7 @@ def test_generated_corpus_reads_the_same(monkeypatch: pytest.MonkeyPatch) -> Non
 
 def _lines() -> list[str]:
     out = {line for p in RECORDS for line in p.read_text(encoding="utf-8", errors="replace").splitlines()}
-    out |= set(_corpus(4).splitlines())
+    out |= {line for game in SIMULATED for line in _corpus(4, game).splitlines()}
     return sorted(line for line in out if line.strip())
 
 

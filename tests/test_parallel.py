@@ -50,7 +50,7 @@ def _corpus(hands: int) -> str:
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    text: str = module.bottle_imp_corpus(hands, seed=3)
+    text: str = module.corpus("bottle-imp", hands, seed=3)
     return text
 
 
