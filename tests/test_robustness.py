@@ -538,3 +538,22 @@ def test_a_deal_with_a_token_that_is_not_a_card_is_reported_and_the_batch_goes_o
     doc = json.loads(out.stdout)
     assert doc["summary"]["games"] == 2
     assert all(f["path"] == str(bad) for f in doc["findings"])
+
+
+def test_a_card_of_another_game_says_which_game_it_belongs_to() -> None:
+    imp_record = (
+        '[Game "bottle-imp"]\n[Players "Adam Betty Christian Doris"]\nhand 1 dealer Doris\n1. Adam:9o 15 17 32\n'
+    )
+    nn_record = '[Game "ninety-nine"]\n[Players "Al Bo Cy"]\nhand 1\n1. Al:24 9o QS\n'
+    messages = [
+        f.message
+        for text in (imp_record, nn_record)
+        for game in games_of(text)
+        for f in judge_game(game).all_findings()
+        if f.code in ("unknown-card", "colour-mismatch")
+    ]
+    assert messages == [
+        "`9o` is a card of botifarra, not of this game (bottle-imp)",
+        "`24` is a card of bottle-imp, not of this game (ninety-nine)",
+        "`9o` is a card of botifarra, not of this game (ninety-nine)",
+    ]

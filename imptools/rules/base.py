@@ -251,10 +251,13 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
             return
         check = checked(c.text)
         if check.code is not None:
+            other = _other_game_card(c.text, game, ruleset.name)
             out.append(
                 Finding(
                     check.code,
-                    check.message or f"`{c.text}` is not a card of this game",
+                    f"`{c.text}` is a card of {other}, not of this game ({ruleset.name})"
+                    if other
+                    else check.message or f"`{c.text}` is not a card of this game",
                     c.line,
                     c.column,
                     game.path,
@@ -327,6 +330,17 @@ def _players_of(trick: Trick, hand: int, game: Game, dealers: dict[int, str | No
         else:
             out.append(None)
     return out
+
+
+def _other_game_card(text: str, game: Game, this: str) -> str | None:
+    """The game whose cards `text` is spelled like, when it is not this game's (`9o` in a Bottle Imp record)."""
+    from imptools.rules import GAMES, get_ruleset
+
+    for name in GAMES:
+        other = get_ruleset(name) if name != this else None
+        if other is not None and other.check_card(text, game).code is None:
+            return name
+    return None
 
 
 class TokenRuleset:
