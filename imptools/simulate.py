@@ -82,12 +82,12 @@ def simulate(opts: Options) -> Iterator[str]:
     yield header
     for number, dealer in enumerate(dealers, 1):
         assert dealer is not None
-        dealt = sim.deal(dealer, rng)
+        dealt = sim.deal(dealer, rng, better=opts.bot == "greedy")
         if opts.bot == "greedy":
             tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
         else:
             tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
-        body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else [])]
+        body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else dealt.play_only)]
         spell = dealt.position.spell
         for t, plays in enumerate(tricks, 1):
             first, *rest = plays

@@ -121,17 +121,27 @@ class Position(Protocol):
 
 @dataclass(slots=True)
 class DealtHand:
-    """A simulated deal: the record lines written before trick 1, and the position play starts from."""
+    """A simulated deal: the record lines written before trick 1, and the position play starts from.
+
+    `play_only` is what a record without the deal keeps of `lines`: the lines the
+    hand's score rests on that are not the deal itself (Ninety-nine's turn-up,
+    bids and declaration); empty where the tricks alone score the hand.
+    """
 
     lines: list[str]
     position: Position
+    play_only: list[str] = field(default_factory=list)
 
 
 class HandSimulator(Protocol):
     """Deals random hands of one game and knows a better-than-random way to play them."""
 
-    def deal(self, dealer: str, rng: Random) -> DealtHand:
-        """Shuffle, deal and exchange as the rules say; the lines to write and the position to play."""
+    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+        """Shuffle, deal and exchange as the rules say; the lines to write and the position to play.
+
+        `better` asks for the choices before play (bids, calls) made the way
+        `better_bot` would, where the game has any worth reasoning about; else at random.
+        """
         ...
 
     def better_bot(self, position: Position, rng: Random) -> int:
