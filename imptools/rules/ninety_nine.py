@@ -828,10 +828,9 @@ def estimate_tricks(kept: Sequence[int], turnup: int) -> float:
 class NinetyNineSimulator:
     """Deals random Ninety-nine hands: twelve each from the player after the dealer, the turn-up, the bids."""
 
-    DECLARE_CHANCE = 0.3
-    """How often the better bot declares a bid it is sure of."""
     SURE = 0.15
-    """How close its estimate must be to the bid for it to be sure."""
+    """The better bot declares (the first to qualify) only a bid of 0 its estimate puts within this of its cards:
+    in trials, such bids are made about four times in five, other bids not one time in two, whatever the estimate."""
 
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
@@ -848,7 +847,7 @@ class NinetyNineSimulator:
         for p in order:
             if better:
                 bids[p], miss = self._reasoned_bid(dealt[p], turnup, rng)
-                if call is None and miss <= self.SURE and rng.random() < self.DECLARE_CHANCE:
+                if call is None and miss <= self.SURE and bid_value(bids[p], turnup) == 0:
                     call = Declaration(DECLARE, p)
             else:
                 bids[p] = tuple(rng.sample(dealt[p], BID_CARDS))
