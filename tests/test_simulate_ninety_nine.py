@@ -63,7 +63,9 @@ def test_play_only_records_keep_turnup_bids_and_call_and_score_the_same(bot: str
 
 def test_the_better_bot_declares_a_sure_bid_of_nothing_and_the_random_bot_never() -> None:
     sim = simulator()
-    assert all(sim.deal("Cy", Random(seed)).position.call is None for seed in range(300))  # type: ignore[attr-defined]
+    for seed in range(300):
+        position = sim.deal("Cy", Random(seed)).position
+        assert isinstance(position, NinetyNinePosition) and position.call is None
     declared: list[int] = []
     made = 0
     for seed in range(3000):
