@@ -800,7 +800,8 @@ class NinetyNinePosition:
 TRUMP_WORTH = (0.35, 0.35, 0.4, 0.45, 0.5, 0.6, 0.75, 0.9, 1.0)
 """The better bot's guess of the tricks a trump of each rank takes, 6 up to the ace."""
 SIDE_WORTH = {8: 0.85, 7: 0.5, 6: 0.2}
-"""The same for an ace, king and queen of a side suit (a king or queen alone in its suit is worth less)."""
+"""The same for an ace, king and queen of a side suit (half as much for a king without another card of its suit,
+or a queen without two)."""
 
 
 def estimate_tricks(kept: Sequence[int], turnup: int) -> float:
