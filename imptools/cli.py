@@ -658,7 +658,7 @@ def simulate(
         str, typer.Option("--bot", help="How the players choose among their legal cards: random or greedy.")
     ] = "random",
     play_only: Annotated[
-        bool, typer.Option("--play-only", help="Write the tricks only, without deals and exchanges.")
+        bool, typer.Option("--play-only", help="Leave out the deals and exchanges (bids, turn-up and calls stay).")
     ] = False,
     no_scores: Annotated[bool, typer.Option("--no-scores", help="Leave out the `score` lines.")] = False,
     tag: Annotated[
@@ -685,6 +685,8 @@ def simulate(
       imp simulate -g bottle-imp -v lopaka -p "Keawe Kokua Lopaka" --bot greedy -o practice.imp
 
       imp simulate -g botifarra -p 4 --tag Teams=none -n 5
+
+      imp simulate -g ninety-nine -p 3 -n 9 --seed 1 --bot greedy
     """
     from imptools.simulate import Options, SimulationError
     from imptools.simulate import simulate as run

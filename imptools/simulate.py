@@ -15,7 +15,7 @@ from random import Random
 
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
-from imptools.rules.base import ChoosingSimulator, HandSimulator, Position
+from imptools.rules.base import HandSimulator, Position
 
 BOTS = ("random", "greedy")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -99,15 +99,12 @@ def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: s
     """One hand's text. Its random choices come from the seed and the hand's number alone, so that
     hands can be played in any order, on any process, and give the same bytes."""
     rng = Random(f"{opts.seed}/{number}")
-    if opts.bot == "greedy" and isinstance(sim, ChoosingSimulator):
-        dealt = sim.better_deal(dealer, rng)
-    else:
-        dealt = sim.deal(dealer, rng)
+    dealt = sim.deal(dealer, rng, better=opts.bot == "greedy")
     if opts.bot == "greedy":
         tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
     else:
         tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
-    body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else []), *dealt.calls]
+    body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else dealt.play_only)]
     spell = dealt.position.spell
     for t, plays in enumerate(tricks, 1):
         first, *rest = plays

@@ -49,7 +49,7 @@ def test_records_read_the_same(path: Path, monkeypatch: pytest.MonkeyPatch) -> N
     assert fast == slow
 
 
-SIMULATED = ("bottle-imp", "botifarra")
+SIMULATED = ("bottle-imp", "botifarra", "ninety-nine")
 
 
 @pytest.mark.parametrize("game", SIMULATED)

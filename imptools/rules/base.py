@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from random import Random
-from typing import Protocol, runtime_checkable
+from typing import Protocol
 
 from imptools.findings import Finding
 from imptools.record import Game, Hand, Trick
@@ -132,38 +132,29 @@ class Position(Protocol):
 class DealtHand:
     """A simulated deal: the record lines written before trick 1, and the position play starts from.
 
-    `lines` are the deal and the exchange, left out of a play-only record;
-    `calls` the lines a hand cannot be judged without (trump, doublings ...),
-    written after them and kept in a play-only record.
+    `play_only` is what a record without the deal keeps of `lines`: the lines the
+    hand's score rests on that are not the deal itself (trump and doublings, the
+    turn-up and bids); empty where the tricks alone score the hand.
     """
 
     lines: list[str]
     position: Position
-    calls: list[str] = field(default_factory=list)
+    play_only: list[str] = field(default_factory=list)
 
 
 class HandSimulator(Protocol):
     """Deals random hands of one game and knows a better-than-random way to play them."""
 
-    def deal(self, dealer: str, rng: Random) -> DealtHand:
-        """Shuffle, deal and exchange as the rules say; the lines to write and the position to play."""
+    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+        """Shuffle, deal and exchange as the rules say; the lines to write and the position to play.
+
+        `better` asks for the choices before play (bids, calls) made the way
+        `better_bot` would, where the game has any worth reasoning about; else at random.
+        """
         ...
 
     def better_bot(self, position: Position, rng: Random) -> int:
         """A card for the player to move, chosen by a simple strategy of this game."""
-        ...
-
-
-@runtime_checkable
-class ChoosingSimulator(HandSimulator, Protocol):
-    """A simulator whose deal includes the players' own choices (trump, doublings ...).
-
-    `deal` makes them at random; `better_deal` by the game's simple strategy,
-    for the better bot, each player judging from the cards they can see.
-    """
-
-    def better_deal(self, dealer: str, rng: Random) -> DealtHand:
-        """As `deal`, with the choices made by the better bot."""
         ...
 
 

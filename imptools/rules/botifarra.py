@@ -1258,14 +1258,9 @@ class BotifarraSimulator:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
 
-    def deal(self, dealer: str, rng: Random) -> DealtHand:
-        return self._deal(dealer, rng, better=False)
-
-    def better_deal(self, dealer: str, rng: Random) -> DealtHand:
-        """Trump and doublings by the better bot: each player judges from his own hand (and face-up piles)."""
-        return self._deal(dealer, rng, better=True)
-
-    def _deal(self, dealer: str, rng: Random, better: bool) -> DealtHand:
+    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+        """The deal, then trump and doublings: at random, or with `better` by the better bot, each player
+        judging from his own hand (and face-up piles)."""
         setup = self.setup
         cards = sorted(setup.cards)
         rng.shuffle(cards)
@@ -1290,7 +1285,7 @@ class BotifarraSimulator:
         assert judged.named and not judged.bad, judged.bad
         written = [" ".join(x for x in (c.kind, c.player, c.word) if x) for c in calls]
         position = BotifarraPosition(setup, dealer, judged.trump, hands, piles, judged.multiplier)
-        return DealtHand(lines, position, written)
+        return DealtHand(lines + written, position, written)
 
     def _calls(self, dealer: str, seen: Callable[[str], set[int]], rng: Random, better: bool) -> list[CallLine]:
         """The trump call (after a delegation, perhaps) and the doublings, in the order they are made."""

@@ -671,7 +671,8 @@ class BottleSimulator:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
 
-    def deal(self, dealer: str, rng: Random) -> DealtHand:
+    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+        """The deal and the exchange; the exchange is random for either bot."""
         setup = self.setup
         cards = sorted(setup.cards)
         rng.shuffle(cards)
