@@ -852,6 +852,8 @@ def main() -> None:
             # the promise of --json holds even here: one whole JSON document, saying what happened
             failure = Finding(INTERNAL, f"imptools failed ({type(exc).__name__}: {exc}); please report it")
             with contextlib.suppress(Exception):
-                key = "findings" if sys.argv[1] == "validate" else "internal"
-                _print_json({key: [failure.to_dict()], "unreadable": []})
+                if sys.argv[1] == "validate":
+                    _print_json({"findings": [failure.to_dict()], "unreadable": []})
+                else:
+                    _print_json({"games": [], "internal": [failure.to_dict()], "unreadable": []})
         raise SystemExit(EXIT_INTERNAL) from None
