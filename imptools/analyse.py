@@ -78,7 +78,6 @@ class Search:
             return hi + base
         if lo == hi:
             return lo + base
-        a, b = max(a, lo), min(b, hi)
         a0, b0 = a, b
         groups = pos.groups()
         if first is not None:
@@ -107,9 +106,9 @@ class Search:
             if a >= b:
                 break
         if best <= a0:
-            hi = min(hi, best)
+            lo, hi = min(lo, best), min(hi, best)
         elif best >= b0:
-            lo = max(lo, best)
+            lo, hi = max(lo, best), max(hi, best)
         else:
             lo = hi = best
         table[key] = (lo, hi, move)
@@ -325,7 +324,7 @@ def on_cluster(tasks: Sequence[Task], address: str) -> list[HandAnalysis]:
     """
     from distributed import Client
 
-    with Client(address) as client:
+    with Client(address) as client:  # type: ignore[no-untyped-call]
         futures = client.map(run_task, list(tasks), pure=False)
         results: list[HandAnalysis] = client.gather(futures)
     return results
