@@ -809,6 +809,55 @@ def replay(
         print_replay(Console(highlight=False), games, hand, trick)
 
 
+# --------------------------------------------------------------------------- analyse
+
+
+@app.command()
+def analyse(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="A record file (.imp), or - for standard input.")],
+    game: Annotated[int | None, typer.Option("--game", min=1, help="Only this game of the file (from 1).")] = None,
+    hand: Annotated[int | None, typer.Option("--hand", min=1, help="Only this hand (from 1).")] = None,
+    from_trick: Annotated[int, typer.Option("--from-trick", min=1, help="Value the plays from this trick on.")] = 1,
+    json: JsonOpt = False,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="Hands analysed at once (default: the cores available).")
+    ] = None,
+    scheduler: Annotated[
+        str | None, typer.Option("--scheduler", help="Send the hands to this Dask distributed scheduler.")
+    ] = None,
+) -> None:
+    """What each card cost, with every card visible (docs/ANALYSIS.md).
+
+    Each play is valued by a search in which its player makes his result as
+    high as possible and everyone else makes it as low as possible; the cost is
+    what the play gave away. A hand whose cards are not all known is skipped
+    with the reason.
+
+    Examples:
+
+      imp analyse night.imp --hand 3 --from-trick 5
+
+      imp analyse --json --jobs 8 practice.imp
+    """
+    from imptools.analyse import Runner, cores, tasks_for
+
+    inputs = expand([file])
+    games = list(read(inputs.paths[0], inputs))
+    if inputs.unreadable:
+        raise typer.Exit(EXIT_UNREADABLE)
+    tasks = tasks_for(games, game, hand, from_trick)
+    if not tasks:
+        _error("no such game or hand in the file")
+        raise typer.Exit(EXIT_UNREADABLE)
+    results = Runner(jobs or cores(), scheduler).run(tasks)
+    if json:
+        _print_json({"analyses": [r.to_dict() for r in results]})
+    else:
+        from imptools.present.analysis import print_analyses
+
+        print_analyses(_console(), results)
+
+
 @app.callback(invoke_without_command=True)
 def _main(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,

@@ -128,6 +128,60 @@ class Position(Protocol):
         ...
 
 
+class SearchPosition(Position, Protocol):
+    """A `Position` a game-tree search can value (`imptools.analyse`): results, table keys, equivalent cards.
+
+    Everything here is about one player's result, `player`, the one whose value
+    the search computes; every method is cheap, as a search calls it at every node.
+    """
+
+    def side(self, player: str) -> frozenset[str]:
+        """The players who choose cards to make `player`'s result high (him, and a partner where the game has one)."""
+        ...
+
+    def result(self, player: str) -> int:
+        """`player`'s result for the hand, once every card is played (`done()`)."""
+        ...
+
+    def key(self, player: str) -> tuple[object, int]:
+        """What the rest of `player`'s result depends on, and the part of it already banked.
+
+        The result from here is `banked + f(key)` for some function `f` of the key
+        alone, so a table of values relative to `banked` serves every history that
+        reaches the same key. A game whose result is not additive puts what it
+        depends on into the key and banks 0.
+        """
+        ...
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """The legal cards in classes of equivalent ones (playing any card of a class gives the same value),
+        the likeliest good classes first."""
+        ...
+
+
+@dataclass(slots=True)
+class PlayedHand:
+    """A hand as an analysis needs it: the position where play starts, every card visible, and the plays made.
+
+    `plays` are `(trick number, player, card)` in play order; `note` says why the
+    record's plays stop being analysable before its end (None when they do not);
+    `marks` are the costs from which a play is marked `?` and `??` in this game.
+    """
+
+    position: SearchPosition
+    plays: list[tuple[int, str, int]]
+    note: str | None = None
+    marks: tuple[int, int] = (1, 1)
+
+
+class Analysable(Protocol):
+    """A ruleset whose hands `imp analyse` can value (see `imptools.analyse`)."""
+
+    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
+        """The hand's start position and plays, or the reason it cannot be analysed."""
+        ...
+
+
 @dataclass(slots=True)
 class DealtHand:
     """A simulated deal: the record lines written before trick 1, and the position play starts from.

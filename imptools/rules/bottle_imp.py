@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from random import Random
 
 from imptools.record import Deal, Discard, Game, Hand, ImpTrick, NameRef, Open, Pass
-from imptools.rules.base import CardCheck, CardFace, DealtHand, HandOutcome, Position, TrickRuleset
+from imptools.rules.base import CardCheck, CardFace, DealtHand, HandOutcome, PlayedHand, Position, TrickRuleset
 from imptools.rules.steps import Step
 from imptools.rules.tricks import (
     Holdings,
@@ -333,6 +333,12 @@ class BottleImp(TrickRuleset):
         """Random deals for every variant."""
         setup = self.table(game)
         return None if setup is None else BottleSimulator(setup)
+
+    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
+        """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""
+        from imptools.rules.bottle_imp_search import searchable
+
+        return searchable(self, game, hand_number)
 
     def table(self, game: Game) -> Setup | None:
         variant = _default_variant(game)

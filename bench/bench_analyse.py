@@ -1,0 +1,39 @@
+"""Time `imp analyse` on one core over simulated four-player Bottle Imp hands.
+
+PYTHONPATH=. python bench/bench_analyse.py --hands 5 --from-trick 5   # every play of the last four tricks
+PYTHONPATH=. python bench/bench_analyse.py --hands 3 --from-trick 1   # every play of a whole hand
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from imptools.analyse import analyse_hand
+from imptools.reader import read_games
+from imptools.simulate import Options, simulate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--from-trick", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--players", type=int, default=4)
+    args = parser.parse_args()
+    names = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")[: args.players]
+    text = "".join(simulate(Options("bottle-imp", names, hands=args.hands, seed=args.seed)))
+    (game,) = read_games(text)
+    times = []
+    for hand in game.hands:
+        start = time.perf_counter()
+        a = analyse_hand(game, hand.number, args.from_trick)
+        took = time.perf_counter() - start
+        times.append(took)
+        print(f"hand {hand.number}: {len(a.plays)} plays, {a.nodes} nodes, {took:.3f} s")
+    print(f"median {statistics.median(times):.3f} s, max {max(times):.3f} s")
+
+
+if __name__ == "__main__":
+    main()

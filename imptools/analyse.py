@@ -1,0 +1,330 @@
+"""What each card cost, with every card visible: a game-tree search over a ruleset's `SearchPosition`.
+
+The value of a position for a player P is the result P is guaranteed from
+there when P's side (`SearchPosition.side`) chooses cards to make P's result as
+high as possible and every other player chooses cards to make it as low as
+possible, all cards visible, every card among the legal ones (the "paranoid"
+value). The cost of a play is the value for its player just before it minus
+the value just after it. docs/ANALYSIS.md says it in full.
+
+The search is alpha-beta (max for P's side, min for the others) with a
+transposition table per player P keyed on `SearchPosition.key` (values relative
+to what is banked), the table's best move tried first, and equivalent cards
+searched once (`SearchPosition.groups`). Nothing here knows a game: a ruleset
+that can be analysed provides `played_hand` (`imptools.rules.base.Analysable`).
+
+`analyse_hand(game, hand_number, from_trick)` is the function the replay and the
+stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
+cluster.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any
+
+from imptools.record import Game
+from imptools.rules import get_ruleset
+from imptools.rules.base import PlayedHand, SearchPosition
+
+INF = 1 << 40
+"""Beyond any result a hand can have."""
+
+Entry = tuple[int, int, int | None]
+"""A table entry: lower bound, upper bound (relative to the banked part) and the best card found."""
+
+
+# --------------------------------------------------------------------------- the search
+
+
+class Search:
+    """Values of positions reached from one `SearchPosition`, which it plays and undoes in place.
+
+    One table per player P serves every search for P's values, so the values
+    of a whole hand's plays share their work. `nodes` counts the positions visited.
+    """
+
+    def __init__(self, position: SearchPosition) -> None:
+        self.position = position
+        self.tables: dict[str, dict[object, Entry]] = {}
+        self.nodes = 0
+
+    def value(self, player: str, alpha: int = -INF, beta: int = INF) -> int:
+        """The value of the position for `player`: exact when it lies strictly inside (alpha, beta); otherwise a
+        bound on the side it fails (at most alpha when it fails low, at least beta when it fails high)."""
+        table = self.tables.setdefault(player, {})
+        return self._search(player, self.position.side(player), table, alpha, beta)
+
+    def _search(self, player: str, side: frozenset[str], table: dict[object, Entry], alpha: int, beta: int) -> int:
+        pos = self.position
+        self.nodes += 1
+        if pos.done():
+            return pos.result(player)
+        forced = pos.forced()
+        if forced is not None:
+            pos.play(forced)
+            v = self._search(player, side, table, alpha, beta)
+            pos.undo()
+            return v
+        key, base = pos.key(player)
+        a, b = alpha - base, beta - base
+        lo, hi, first = table.get(key, (-INF, INF, None))
+        if lo >= b:
+            return lo + base
+        if hi <= a:
+            return hi + base
+        if lo == hi:
+            return lo + base
+        a0, b0 = a, b
+        groups = pos.groups()
+        if first is not None:
+            for i, g in enumerate(groups):
+                if first in g:
+                    if i:
+                        groups.insert(0, groups.pop(i))
+                    break
+        maximise = pos.to_move() in side
+        best = -INF if maximise else INF
+        move: int | None = None
+        for g in groups:
+            card = g[0]
+            pos.play(card)
+            v = self._search(player, side, table, a + base, b + base) - base
+            pos.undo()
+            if maximise:
+                if v > best:
+                    best, move = v, card
+                    if v > a:
+                        a = v
+            elif v < best:
+                best, move = v, card
+                if v < b:
+                    b = v
+            if a >= b:
+                break
+        if best <= a0:
+            lo, hi = min(lo, best), min(hi, best)
+        elif best >= b0:
+            lo, hi = max(lo, best), max(hi, best)
+        else:
+            lo = hi = best
+        table[key] = (lo, hi, move)
+        return best + base
+
+    def choices(self, player: str) -> tuple[int, list[int]]:
+        """The value for `player`, who is to move, and the legal cards that keep it."""
+        pos = self.position
+        value = self.value(player)
+        keep: list[int] = []
+        for g in pos.groups():
+            pos.play(g[0])
+            if self.value(player, value - 1, value) >= value:
+                keep.extend(g)
+            pos.undo()
+        return value, sorted(keep)
+
+    def after(self, player: str, card: int) -> int:
+        """The value for `player` once `card` is played."""
+        pos = self.position
+        pos.play(card)
+        v = self.value(player)
+        pos.undo()
+        return v
+
+
+def best_line(position: SearchPosition) -> list[int]:
+    """Play `position` to the end, every player choosing a card that keeps his own value; the cards played.
+
+    The position is left at the end of the hand.
+    """
+    search = Search(position)
+    cards: list[int] = []
+    while not position.done():
+        forced = position.forced()
+        if forced is None:
+            _, keep = search.choices(position.to_move())
+            forced = keep[0]
+        position.play(forced)
+        cards.append(forced)
+    return cards
+
+
+# --------------------------------------------------------------------------- analysing a recorded hand
+
+
+@dataclass(frozen=True, slots=True)
+class PlayCost:
+    """One play as the search values it: values for its player before and after, its cost, the cards that keep
+    the value (canonical spelling) and the mark a reader would give it (`""`, `"?"` or `"??"`)."""
+
+    trick: int
+    player: str
+    card: str
+    value_before: int
+    value_after: int
+    cost: int
+    best: tuple[str, ...]
+    mark: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "trick": self.trick,
+            "player": self.player,
+            "card": self.card,
+            "value_before": self.value_before,
+            "value_after": self.value_after,
+            "cost": self.cost,
+            "best": list(self.best),
+            "mark": self.mark,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class HandAnalysis:
+    """The analysis of one hand: each play from `from_trick` on, or `skipped` saying why there is none.
+
+    `note` says why the plays stop before the record's end, where they do; `nodes`
+    counts the positions the search visited; `marks` are the game's thresholds for
+    `?` and `??`.
+    """
+
+    path: str | None
+    game: int
+    hand: int
+    from_trick: int
+    plays: tuple[PlayCost, ...] = ()
+    skipped: str | None = None
+    note: str | None = None
+    nodes: int = 0
+    marks: tuple[int, int] = (1, 1)
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "path": self.path,
+            "game": self.game,
+            "hand": self.hand,
+            "from_trick": self.from_trick,
+            "plays": [p.to_dict() for p in self.plays],
+        }
+        if self.skipped is not None:
+            out["skipped"] = self.skipped
+        if self.note is not None:
+            out["note"] = self.note
+        return out
+
+
+def played_hand(game: Game, hand_number: int) -> PlayedHand | str:
+    """The start position and plays of a hand from its game's ruleset, or why the hand cannot be analysed."""
+    ruleset = get_ruleset(game.game_name)
+    hook = getattr(ruleset, "played_hand", None)
+    if hook is None:
+        return f"imptools cannot analyse {game.game_name or 'this game'} yet"
+    found: PlayedHand | str = hook(game, hand_number)
+    return found
+
+
+def mark(cost: int, marks: tuple[int, int]) -> str:
+    """`??` from the second threshold on, `?` from the first, else nothing.
+
+    >>> mark(0, (3, 10)), mark(3, (3, 10)), mark(12, (3, 10))
+    ('', '?', '??')
+    """
+    return "??" if cost >= marks[1] else "?" if cost >= marks[0] else ""
+
+
+def analyse_hand(game: Game, hand_number: int, from_trick: int = 1) -> HandAnalysis:
+    """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on."""
+    head = (game.path, game.index, hand_number, from_trick)
+    found = played_hand(game, hand_number)
+    if isinstance(found, str):
+        return HandAnalysis(*head, skipped=found)
+    pos = found.position
+    search = Search(pos)
+    out: list[PlayCost] = []
+    note = found.note
+    for trick, player, card in found.plays:
+        if pos.done() or pos.to_move() != player or card not in pos.legal():
+            note = (
+                f"trick {trick}: {player}'s {pos.spell(card)} is not a legal card there "
+                "(the record breaks a rule); the analysis stops before it"
+            )
+            break
+        if trick >= from_trick and pos.forced() is None:
+            before, keep = search.choices(player)
+            after = before if card in keep else search.after(player, card)
+            cost = before - after
+            best = tuple(pos.spell(c) for c in keep)
+            out.append(PlayCost(trick, player, pos.spell(card), before, after, cost, best, mark(cost, found.marks)))
+        pos.play(card)
+    return HandAnalysis(*head, tuple(out), None, note, search.nodes, found.marks)
+
+
+# --------------------------------------------------------------------------- many hands
+
+
+@dataclass(frozen=True, slots=True)
+class Task:
+    """One hand to analyse (a game travels whole: it is small and pickles)."""
+
+    game: Game
+    hand: int
+    from_trick: int = 1
+
+
+def run_task(task: Task) -> HandAnalysis:
+    """Analyse one task (the function the pool's and the cluster's workers run)."""
+    return analyse_hand(task.game, task.hand, task.from_trick)
+
+
+def tasks_for(
+    games: Iterable[Game], game: int | None = None, hand: int | None = None, from_trick: int = 1
+) -> list[Task]:
+    """The hands of `games` to analyse: all of them, or the game and hand asked for (numbers from 1)."""
+    return [
+        Task(g, h.number, from_trick)
+        for g in games
+        if game is None or g.index == game
+        for h in g.hands
+        if hand is None or h.number == hand
+    ]
+
+
+def cores() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+@dataclass
+class Runner:
+    """Where the hands are analysed: in this process, a process pool of `jobs`, or a Dask cluster (`scheduler`)."""
+
+    jobs: int = field(default_factory=cores)
+    scheduler: str | None = None
+
+    def run(self, tasks: Sequence[Task]) -> list[HandAnalysis]:
+        """The analyses of `tasks`, in their order."""
+        if self.scheduler is not None:
+            return on_cluster(tasks, self.scheduler)
+        if self.jobs <= 1 or len(tasks) <= 1:
+            return [run_task(t) for t in tasks]
+        with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
+            return list(pool.map(run_task, tasks))
+
+
+def on_cluster(tasks: Sequence[Task], address: str) -> list[HandAnalysis]:
+    """Analyse `tasks` on the Dask distributed cluster whose scheduler listens at `address`.
+
+    Needs the `cluster` extra (`dask[distributed]`), imported only here.
+    """
+    from distributed import Client
+
+    with Client(address) as client:  # type: ignore[no-untyped-call]
+        futures = client.map(run_task, list(tasks), pure=False)
+        results: list[HandAnalysis] = client.gather(futures)
+    return results

@@ -1,0 +1,57 @@
+"""`imp analyse` as text: each trick's plays, the costly ones on lines of their own with the cards that kept the
+value."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import groupby
+
+from rich.console import Console
+from rich.text import Text
+
+from imptools.analyse import HandAnalysis, PlayCost
+
+_STYLE = {"?": "yellow", "??": "bold red"}
+
+
+def _where(a: HandAnalysis) -> str:
+    return f"{a.path or ''} game {a.game}, hand {a.hand}"
+
+
+def costly_line(p: PlayCost) -> Text:
+    """`trick 6, Betty 27??: cost 9 (28 kept the value)`."""
+    keep = " ".join(p.best)
+    line = Text(f"  trick {p.trick}, {p.player} {p.card}")
+    line.append(p.mark, style=_STYLE.get(p.mark))
+    line.append(f": cost {p.cost} (value {p.value_before} -> {p.value_after}; {keep} kept the value)")
+    return line
+
+
+def analysis_lines(a: HandAnalysis) -> list[Text]:
+    """The lines for one hand: a heading, then each trick (plays that cost nothing compactly, on one line)."""
+    head = Text(_where(a), style="bold")
+    if a.skipped is not None:
+        return [head + Text(f": skipped, {a.skipped}")]
+    head.append(f" (every card visible, from trick {a.from_trick}; {a.nodes} positions searched)", style="")
+    out = [head]
+    for trick, plays in groupby(a.plays, key=lambda p: p.trick):
+        group = list(plays)
+        free = [p for p in group if p.cost == 0]
+        if free:
+            out.append(Text(f"  trick {trick}: " + ", ".join(f"{p.player} {p.card}" for p in free) + " cost nothing"))
+        out.extend(costly_line(p) for p in group if p.cost > 0)
+    totals: dict[str, int] = {}
+    for p in a.plays:
+        totals[p.player] = totals.get(p.player, 0) + p.cost
+    if totals:
+        out.append(Text("  total cost: " + ", ".join(f"{k} {v}" for k, v in totals.items())))
+    if a.note is not None:
+        out.append(Text(f"  note: {a.note}", style="italic"))
+    return out
+
+
+def print_analyses(console: Console, analyses: Sequence[HandAnalysis]) -> None:
+    """Print every hand's analysis."""
+    for a in analyses:
+        for line in analysis_lines(a):
+            console.print(line)

@@ -1,0 +1,275 @@
+"""The Bottle Imp for a game-tree search: a fast position and the hand a record shows, ready to analyse.
+
+`SearchBottle` keeps each player's cards as a bit mask (bit `c` for engine card
+`c`) and only the coins of the won piles, so `play` and `undo` are a few integer
+operations. It judges tricks and moves the bottle exactly as `settle_trick`
+does, and Lopaka's cards come from the checker's own `automaton_choice`.
+
+What a player's result depends on (see `SearchPosition.key`): a player's hand
+score is the coins of his won cards, unless he holds a bottle at the end; then
+it is minus the imp's trick (per bottle), whatever he has won. So the result is
+additive (won so far + won from here) only while the player can never end with
+a bottle: when he holds none and has no card below the (higher) price, since
+prices only fall. Then the table keys leave his won coins out and values are
+relative to them; otherwise the won coins are part of the key.
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from imptools.record import Game, Hand
+from imptools.rules.base import PlayedHand
+from imptools.rules.bottle_imp import (
+    LOPAKA,
+    START_PRICE,
+    Bottle,
+    BottleImp,
+    Setup,
+    automaton_choice,
+    settle_trick,
+    spell,
+)
+from imptools.rules.tricks import Played, after_exchange, cards_of, walk_tricks
+
+MARKS = (3, 10)
+"""A play that costs 3 coins or more is `?`, 10 or more `??` (see docs/ANALYSIS.md)."""
+
+SEARCHABLE = ("classic", "lopaka", "second-bottle")
+"""The variants the search values: one card each per trick, each player's own hand score."""
+
+
+Saved = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""What `undo` needs after a trick was settled: the last card, the leader, the trick, prices, owners, won coins."""
+
+
+def _bits(mask: int) -> list[int]:
+    """The cards of a mask, low to high."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+class SearchBottle:
+    """A one-pack Bottle Imp hand with every card visible (a `SearchPosition`).
+
+    `order` is the seating from the leader of trick 1; `hands` the cards each seat
+    holds; `penalty` the coins of the imp's trick.
+    """
+
+    def __init__(self, setup: Setup, order: list[str], hands: dict[str, set[int]], penalty: int) -> None:
+        self.setup = setup
+        self.order = order
+        self.seat = {p: i for i, p in enumerate(order)}
+        self.n = len(order)
+        self.per_trick = self.n
+        self.penalty = penalty
+        self.hands = [sum(1 << c for c in hands[p]) for p in order]
+        self.coins = {c: v for c, (_, v) in setup.cards.items()}
+        colours = sorted({col for col, _ in setup.cards.values()})
+        self.colour = {c: col for c, (col, _) in setup.cards.items()}
+        self.colour_mask = {col: sum(1 << c for c, (cc, _) in setup.cards.items() if cc == col) for col in colours}
+        self.prices = [START_PRICE] * setup.bottles
+        self.owners = [-1] * setup.bottles
+        self.won = [0] * self.n
+        self.leader = 0
+        self.trick: list[int] = []
+        self.lopaka = self.seat.get(LOPAKA, -1) if setup.lopaka else -1
+        self._undo: list[Saved | None] = []
+
+    # ----------------------------------------------------------------------- Position
+
+    def to_move(self) -> str:
+        return self.order[(self.leader + len(self.trick)) % self.n]
+
+    def _legal_mask(self) -> int:
+        held = self.hands[(self.leader + len(self.trick)) % self.n]
+        if self.trick:
+            same = held & self.colour_mask[self.colour[self.trick[0]]]
+            if same:
+                return same
+        return held
+
+    def legal(self) -> list[int]:
+        return _bits(self._legal_mask())
+
+    def forced(self) -> int | None:
+        seat = (self.leader + len(self.trick)) % self.n
+        if seat != self.lopaka:
+            return None
+        bottles = [Bottle(p, None) for p in self.prices]
+        return automaton_choice(set(_bits(self.hands[seat])), self.trick, bottles, self.colour.__getitem__)
+
+    def play(self, card: int) -> None:
+        trick = self.trick
+        seat = (self.leader + len(trick)) % self.n
+        self.hands[seat] &= ~(1 << card)
+        trick.append(card)
+        if len(trick) < self.n:
+            self._undo.append(None)
+            return
+        self._undo.append((card, self.leader, tuple(trick), tuple(self.prices), tuple(self.owners), tuple(self.won)))
+        prices = self.prices
+        top = 0 if len(prices) == 1 or prices[0] >= prices[1] else 1
+        price = prices[top]
+        best = -1
+        win = 0
+        for i, c in enumerate(trick):
+            if c < price and c > best:
+                best, win = c, i
+        coins = self.coins
+        if best >= 0:
+            owner = self.owners[top]
+            winner = (self.leader + win) % self.n
+            if price != START_PRICE and owner >= 0:
+                self.won[owner] += coins[price]
+            prices[top] = best
+            self.owners[top] = winner
+            self.won[winner] += sum(coins[c] for c in trick) - coins[best]
+        else:
+            high = max(trick)
+            win = trick.index(high)
+            winner = (self.leader + win) % self.n
+            self.won[winner] += sum(coins[c] for c in trick)
+        self.leader = winner
+        self.trick = []
+
+    def undo(self) -> None:
+        saved = self._undo.pop()
+        if saved is None:
+            card = self.trick.pop()
+            self.hands[(self.leader + len(self.trick)) % self.n] |= 1 << card
+            return
+        card, self.leader, trick, prices, owners, won = saved
+        self.trick = list(trick)[:-1]
+        self.prices = list(prices)
+        self.owners = list(owners)
+        self.won = list(won)
+        self.hands[(self.leader + len(self.trick)) % self.n] |= 1 << card
+
+    def done(self) -> bool:
+        return not self.trick and not any(self.hands)
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+    # ----------------------------------------------------------------------- SearchPosition
+
+    def side(self, player: str) -> frozenset[str]:
+        return frozenset((player,))
+
+    def result(self, player: str) -> int:
+        seat = self.seat[player]
+        held = self.owners.count(seat)
+        return -self.penalty * held if held else self.won[seat]
+
+    def key(self, player: str) -> tuple[object, int]:
+        seat = self.seat[player]
+        mine = tuple(o == seat for o in self.owners)
+        state = (tuple(self.hands), self.leader, tuple(self.trick), tuple(self.prices), mine)
+        # Every player's won coins go into the key and values are stored whole. Keys relative to what the
+        # player has banked (when he can no longer end with a bottle) gave values that differ from plain
+        # minimax on some endgames (tests/test_analyse.py); until that is understood, no relative values.
+        return (state, tuple(self.won)), 0
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour and coins,
+        and above the (higher) price, so that neither can ever take a bottle or be compared with a price between
+        them (below the price a twin could become the price while the other stays in hand, and they differ)."""
+        legal = _bits(self._legal_mask())
+        if len(legal) < 2:
+            return [tuple(legal)]
+        live = 0
+        for h in self.hands:
+            live |= h
+        for c in self.trick:
+            live |= 1 << c
+        price = max(self.prices)
+        out: list[list[int]] = [[legal[0]]]
+        colour, coins = self.colour, self.coins
+        for a, b in pairwise(legal):
+            between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
+            if a > price and not between and colour[a] == colour[b] and coins[a] == coins[b]:
+                out[-1].append(b)
+            else:
+                out.append([b])
+        # High cards first: they keep the bottle away from the player and often decide the trick.
+        return [tuple(g) for g in reversed(out)]
+
+
+def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
+    """The hand's start position (every card after the exchange) and its plays, or why it cannot be analysed."""
+    if setup.variant not in SEARCHABLE:
+        return f"the {setup.variant} variant is not analysed (only {', '.join(SEARCHABLE)})"
+    if setup.lopaka and dealer == LOPAKA:
+        return "Lopaka never deals"
+    order = setup.order(dealer)
+    bottles = [Bottle() for _ in range(setup.bottles)]
+    piles: dict[str, list[int]] = {p: [] for p in setup.players}
+
+    def settle(played: Played) -> int:
+        return settle_trick(played.cards, played.who, bottles, piles)
+
+    walk = walk_tricks(hand, order, setup.per_trick, setup.resolve, settle)
+    plays = [(walk.tricks[t].trick.number, p, c) for t, _, p, c in walk.plays()]
+    if walk.unfinished is not None:
+        number = walk.unfinished.trick.number
+        plays += [(number, p, c) for p, c in zip(walk.unfinished.who, walk.unfinished.cards)]
+    complete = walk.whole and len(walk.tricks) == setup.tricks
+    dealt = after_exchange(hand, setup.resolve)
+    if all(p in dealt for p in order):
+        held = dealt
+        source = "the deal and the exchange"
+    elif complete:
+        held = {p: set() for p in order}
+        for _, p, c in plays:
+            held[p].add(c)
+        source = "the plays"
+    elif hand.deals:
+        missing = ", ".join(p for p in order if p not in dealt)
+        return f"the cards still to be played are not all known: no deal line for {missing}"
+    else:
+        return "the cards still to be played are not all known: the hand is not complete and has no deal lines"
+    sizes = {p: len(held[p]) for p in order}
+    if set(sizes.values()) != {setup.tricks}:
+        shown = ", ".join(f"{p} {k}" for p, k in sizes.items())
+        return f"{source} do not give every player {setup.tricks} cards ({shown})"
+    in_play = set().union(*held.values())
+    if len(in_play) != setup.tricks * len(order):
+        return f"{source} give the same card to two players"
+    imp = _imp_trick(setup, hand, in_play)
+    penalty = sum(setup.coins(c) for c in imp)
+    position = SearchBottle(setup, order, held, penalty)
+    note = None
+    if not walk.whole and walk.unfinished is None and len(walk.tricks) < len(hand.tricks):
+        number = hand.tricks[len(walk.tricks)].number
+        note = f"trick {number} holds an unknown card or is short: the analysis stops before it"
+    return PlayedHand(position, plays, note, MARKS)
+
+
+def _imp_trick(setup: Setup, hand: Hand, in_play: set[int]) -> list[int]:
+    """The imp's trick: the discards, else an `imp` line, else every card of the deck that is not in play."""
+    discards = [c for d in hand.discards for c in d.cards]
+    if discards and not any(c.unknown for c in discards):
+        return cards_of(discards, setup.resolve)
+    for imp in hand.imps:
+        if not any(c.unknown for c in imp.cards):
+            return cards_of(imp.cards, setup.resolve)
+    return [c for c in setup.cards if c not in in_play]
+
+
+def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand | str:
+    """`played_hand` for hand `hand_number` of `game` (or why it cannot be analysed)."""
+    setup = ruleset.table(game)
+    if setup is None:
+        return "imptools cannot judge this game (players or variant)"
+    for hand, dealer in zip(game.hands, ruleset.dealers(game, setup)):
+        if hand.number == hand_number:
+            if dealer not in game.players:
+                return f"the dealer {dealer} is not one of the players"
+            assert dealer is not None
+            return played_hand(setup, game, hand, dealer)
+    return f"there is no hand {hand_number}"

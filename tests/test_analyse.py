@@ -1,0 +1,141 @@
+"""`imp analyse`: the search against plain minimax, costs of best play, the command, and a real Dask cluster."""
+
+from __future__ import annotations
+
+import json
+from random import Random
+
+import pytest
+from typer.testing import CliRunner
+
+from imptools.analyse import Runner, Search, analyse_hand, best_line, tasks_for
+from imptools.cli import app
+from imptools.reader import read_games
+from imptools.rules.base import SearchPosition
+from imptools.simulate import Options, simulate
+
+EXAMPLE = "/work/shared/conformance/bottle-imp/rulebook-example.imp"
+NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
+
+
+def minimax(pos: SearchPosition, player: str) -> int:
+    """Plain minimax over every legal card: no pruning, no tables, no groups."""
+    if pos.done():
+        return pos.result(player)
+    forced = pos.forced()
+    cards = [forced] if forced is not None else pos.legal()
+    values = []
+    for c in cards:
+        pos.play(c)
+        values.append(minimax(pos, player))
+        pos.undo()
+    return max(values) if pos.to_move() in pos.side(player) else min(values)
+
+
+def endgame(players: int, seed: int, tricks_left: int, variant: str | None = None) -> SearchPosition:
+    """A simulated hand's position `tricks_left` tricks before its end, played there by random legal cards."""
+    names = ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else NAMES[:players]
+    text = "".join(simulate(Options("bottle-imp", names, variant, seed=seed)))
+    (game,) = read_games(text)
+    found = game_hand(game)
+    pos = found.position
+    total = len(found.plays)
+    for _, _, card in found.plays[: total - tricks_left * pos.per_trick]:
+        pos.play(card)
+    return pos
+
+
+def game_hand(game: object) -> object:
+    from imptools.analyse import played_hand
+
+    found = played_hand(game, 1)  # type: ignore[arg-type]
+    assert not isinstance(found, str), found
+    return found
+
+
+CASES = [(p, s, t, None) for p in (3, 4) for s in range(60) for t in (2, 3) if not (p == 3 and t == 3 and s % 2)]
+CASES += [(5, s, 2, None) for s in range(15)] + [(6, s, 2, None) for s in range(15)]
+CASES += [(3, s, 3, "lopaka") for s in range(15)] + [(5, s, 2, "second-bottle") for s in range(15)]
+
+
+@pytest.mark.parametrize(("players", "seed", "tricks", "variant"), CASES)
+def test_values_equal_plain_minimax(players: int, seed: int, tricks: int, variant: str | None) -> None:
+    pos = endgame(players, seed, tricks, variant)
+    search = Search(pos)
+    while not pos.done():
+        player = pos.to_move()
+        if pos.forced() is None:
+            value, keep = search.choices(player)
+            assert value == minimax(pos, player)
+            for card in pos.legal():
+                pos.play(card)
+                exact = minimax(pos, player)
+                assert search.value(player) == exact
+                pos.undo()
+                assert (card in keep) == (exact == value)
+        rng = Random(seed)
+        pos.play(rng.choice(pos.legal()) if pos.forced() is None else pos.forced())  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_best_play_costs_nothing(seed: int) -> None:
+    pos = endgame(4, seed, 4)
+    start = len(pos._undo)  # type: ignore[attr-defined]
+    cards = best_line(pos)
+    while len(pos._undo) > start:  # type: ignore[attr-defined]
+        pos.undo()
+    search = Search(pos)
+    for card in cards:
+        if pos.forced() is None:
+            player = pos.to_move()
+            before, _ = search.choices(player)
+            assert search.after(player, card) == before
+        pos.play(card)
+
+
+def test_rulebook_example() -> None:
+    with open(EXAMPLE, encoding="utf-8") as f:
+        (game,) = read_games(f.read())
+    a = analyse_hand(game, 1, 5)
+    assert a.skipped is None and a.note is None
+    assert [p.trick for p in a.plays][:1] == [5] and len(a.plays) == 16
+    assert all(p.cost >= 0 and p.cost == p.value_before - p.value_after for p in a.plays)
+    assert all((p.cost == 0) == (p.card in p.best) for p in a.plays)
+
+
+def test_incomplete_hand_without_deals_is_skipped() -> None:
+    text = '[Game "bottle-imp"]\n[Players "A B C D"]\nhand 1\n1. 24 15 17 32\n'
+    (game,) = read_games(text)
+    a = analyse_hand(game, 1)
+    assert a.skipped is not None and "not all known" in a.skipped
+
+
+def test_cli_text_and_json(tmp_path: object) -> None:
+    runner = CliRunner()
+    out = runner.invoke(app, ["analyse", EXAMPLE, "--from-trick", "6", "--jobs", "1"])
+    assert out.exit_code == 0, out.output
+    assert "trick 6" in out.output
+    out = runner.invoke(app, ["analyse", EXAMPLE, "--from-trick", "7", "--json", "--jobs", "1"])
+    data = json.loads(out.output)
+    plays = data["analyses"][0]["plays"]
+    assert {"trick", "player", "card", "value_before", "value_after", "cost", "best"} <= set(plays[0])
+
+
+def test_play_only_record_and_pool() -> None:
+    text = "".join(simulate(Options("bottle-imp", NAMES[:4], None, hands=2, seed=5, deals=False)))
+    games = list(read_games(text))
+    tasks = tasks_for(games, from_trick=6)
+    one = Runner(1).run(tasks)
+    two = Runner(2).run(tasks)
+    assert one == two and all(a.skipped is None and a.plays for a in one)
+
+
+def test_cluster_gives_the_same_results() -> None:
+    distributed = pytest.importorskip("distributed")
+    text = "".join(simulate(Options("bottle-imp", NAMES[:4], None, hands=3, seed=9)))
+    tasks = tasks_for(list(read_games(text)), from_trick=6)
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        remote = Runner(scheduler=cluster.scheduler_address).run(tasks)
+    assert remote == Runner(1).run(tasks)
