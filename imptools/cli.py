@@ -41,6 +41,7 @@ app = typer.Typer(
         "  imp fmt --check records/\n\n"
         "  imp simulate --game bottle-imp --players 4 --hands 100 --seed 7 -o practice.imp\n\n"
         "  imp replay night.imp --step\n\n"
+        '  imp record night.imp --game bottle-imp --players "Adam Betty Christian Doris"\n\n'
         "  cat game.imp | imp validate -"
     ),
     no_args_is_help=True,
@@ -771,6 +772,60 @@ def replay(
         from imptools.present.replay_text import print_replay
 
         print_replay(Console(highlight=False), games, hand, trick)
+
+
+@app.command()
+def record(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="The record to keep: a new file, or one to carry on.")],
+    game: Annotated[
+        str | None, typer.Option("--game", metavar="G", help="The game of a new record (its Game tag).")
+    ] = None,
+    players: Annotated[
+        str | None, typer.Option("--players", metavar='"A B C D"', help="The players of a new record, in turn order.")
+    ] = None,
+    variant: Annotated[str | None, typer.Option("--variant", metavar="V", help="The variant of a new record.")] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", metavar="Name=Value", help="Another tag of a new record (repeatable).")
+    ] = None,
+) -> None:
+    """Keep a record at the table, entry by entry: every entry is checked as typed and saved before the next prompt.
+
+    Type a card alone for the player the prompt names ("trick 3, Betty:"), or
+    any line of the notation as written (hand 2 dealer Adam, deal ..., discard,
+    pass, trump, contro, bid, declare, score, {a comment}, ; a remark). Tab
+    offers the cards that player may hold. A card or call the rules refuse is
+    shown with the words of imp validate and asked about: confirm it to record
+    it as played, or enter it again. `undo` takes the last entry back; `quit` or
+    Ctrl-D stops. The file on disk is always valid notation: run the same
+    command again after a crash and it carries on where the record stops.
+
+    Examples:
+
+      imp record night.imp --game bottle-imp --players "Adam Betty Christian Doris" --tag Event="Thursday club"
+
+      imp record night.imp
+
+      imp record tute.imp --game botifarra --players "Anna Berta Carles Dolors" --variant lliure
+    """
+    from imptools.present.recording import run_recording
+    from imptools.recorder import Recorder
+
+    tags: list[tuple[str, str]] = []
+    for t in tag or []:
+        name, eq, value = t.partition("=")
+        if not eq or not name:
+            _error(f"--tag {t}: expected Name=Value")
+            raise typer.Exit(EXIT_UNREADABLE)
+        tags.append((name, value))
+    try:
+        rec = Recorder.open(file, game, players, variant, tags)
+    except ValueError as exc:
+        _error(f"{file}: {exc}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    except OSError as exc:
+        _error(f"{file}: {exc.strerror or exc}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    run_recording(rec)
 
 
 @app.callback(invoke_without_command=True)

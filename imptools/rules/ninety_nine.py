@@ -466,6 +466,10 @@ class NinetyNine(TrickRuleset):
         style = "red" if SUITS[s] in "HD" else "default"
         return CardFace(spell(card), SUIT_NAMES[s], style, 100 * s + len(RANKS) - rank)
 
+    def deck(self, game: Game) -> list[str]:
+        """The 37 cards: suit by suit, highest first, then the joker."""
+        return [spell(c) for c in DECK]
+
     def table(self, game: Game) -> Setup | None:
         variant = game.tag("Variant") or VARIANTS[0]
         if variant not in VARIANTS or len(game.players) != PLAYERS or len(set(game.players)) != PLAYERS:
