@@ -405,11 +405,14 @@ class Recorder:
             return None
         line = self.lines[i]
         trick = hand.tricks[-1] if hand.tricks else None
-        if trick is not None and trick.line == i + 1 and len(trick.plays) > 1:
-            last = trick.plays[-1]
+        last = trick.plays[-1] if trick is not None and trick.plays else None
+        notes = [a for a in last.annotations if a.line == i + 1] if last is not None else []
+        if trick is not None and trick.line == i + 1 and last is not None and (notes or len(trick.plays) > 1):
             cut = last.column - 1
             if last.player is not None:
                 cut = min(cut, last.player.column - 1)
+            if notes:  # an annotation typed after the play is an entry of its own
+                cut = notes[-1].column - 1
             taken = line[cut:].strip()
             self.lines[i] = line[:cut].rstrip()
         else:

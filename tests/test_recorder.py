@@ -141,6 +141,9 @@ def test_undo_takes_back_plays_and_lines(tmp_path: Path) -> None:
     path = tmp_path / "r.imp"
     rec = _record(tags, entries[: entries.index("24") + 2], str(path))
     assert path.read_text().splitlines()[-1] == "1. Adam:24 15"
+    rec.enter("{a fine lead}")
+    assert path.read_text().splitlines()[-1] == "1. Adam:24 15 {a fine lead}"
+    assert rec.undo() == "{a fine lead}"
     assert rec.undo() == "15"
     assert path.read_text().splitlines()[-1] == "1. Adam:24"
     assert rec.undo() == "1. Adam:24"

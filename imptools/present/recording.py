@@ -71,17 +71,20 @@ class RecordCompleter(Completer):
         return []
 
 
-def status_view(rec: Recorder) -> RenderableType:
-    """The status printed above each prompt: the score sheet, the hand's state and the trick so far."""
+def status_view(rec: Recorder, sheet: bool = False) -> RenderableType:
+    """The status printed above each prompt: the running totals (with `sheet`, the whole score sheet),
+    the hand's state, the last trick and the trick so far."""
     st = rec.status()
     parts: list[RenderableType] = []
     game, result = rec.game, rec.result
-    if game is not None and result is not None and game.hands:
+    if sheet and game is not None and result is not None and game.hands:
         parts.append(score_sheet(game, result))
     if st.hand is not None:
         head = Text(f"hand {st.hand}", style="bold")
         if st.dealer:
             head.append(f" · dealer {st.dealer}", style="")
+        if st.totals and not st.complete:
+            head.append("  ·  totals " + ", ".join(f"{p} {v}" for p, v in st.totals.items()), style="")
         parts.append(head)
     for label, value in st.detail:
         parts.append(Text.assemble((f"  {label}: ", "cyan"), value))
@@ -144,7 +147,7 @@ def run_recording(rec: Recorder, console: Console | None = None) -> None:
     old = rec.findings()
     if old:
         console.print(f"[yellow]{len(old)} finding(s) in the record so far (imp validate shows them)[/]")
-    console.print(status_view(rec))
+    console.print(status_view(rec, sheet=True))
     while True:
         try:
             entry = session.prompt(rec.status().prompt()).strip()
@@ -174,7 +177,7 @@ def run_recording(rec: Recorder, console: Console | None = None) -> None:
         rec.accept(proposal)
         st = rec.status()
         if st.complete and proposal.kind == "play":
-            console.print(status_view(rec))
+            console.print(status_view(rec, sheet=True))
             line = rec.score_line()
             if line is not None and _yes(session, f"write `{line}`? [Y/n] ", True):
                 rec.enter(line)
