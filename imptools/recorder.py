@@ -142,14 +142,32 @@ def write_file(path: str, text: str) -> None:
             os.close(dirfd)
 
 
-def _key(f: Finding) -> tuple[object, ...]:
-    return (f.code, f.hand, f.trick, f.player, f.message)
-
-
 @dataclass(slots=True)
 class _Judged:
     game: Game | None
     result: GameResult | None
+    steps: list[Step] | None = None
+    to_play: str | None = None
+    status: Status | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class _View:
+    """What is judged for each entry: the game's tags and its last hand alone (renumbered 1, dealer written).
+
+    The hands before it cannot change while it is being recorded, so they are judged
+    once (`Recorder._base`) and not again for every card. `offset` turns a line of
+    the view into a line of the file; `number` is the last hand's own number.
+    """
+
+    lines: tuple[str, ...]
+    offset: int
+    number: int | None
+    upto: tuple[str, ...]
+    """The file's lines up to the last hand's `hand` line: what `_base` judges."""
+
+
+_HAND_LINE = re.compile(r"^\s*hand\s+(\d+)\b")
 
 
 @dataclass(slots=True)
@@ -159,6 +177,7 @@ class Recorder:
     lines: list[str]
     path: str | None = None
     _cache: dict[str, _Judged] = field(default_factory=dict)
+    _bases: dict[str, _Judged] = field(default_factory=dict)
 
     @classmethod
     def from_text(cls, text: str, path: str | None = None) -> Recorder:
@@ -191,31 +210,91 @@ class Recorder:
         """The file's text: its lines, each ended by a newline."""
         return "".join(line + "\n" for line in self.lines)
 
-    def _judge(self, lines: Sequence[str]) -> _Judged:
+    def _read(self, lines: Sequence[str], cache: dict[str, _Judged]) -> _Judged:
         text = "".join(line + "\n" for line in lines)
-        hit = self._cache.get(text)
+        hit = cache.get(text)
         if hit is not None:
             return hit
         games = list(read_games(text, self.path)) if text.strip() else []
         game = games[-1] if games else None
         judged = _Judged(game, judge_game(game) if game is not None else None)
-        if len(self._cache) > 8:
-            self._cache.clear()
-        self._cache[text] = judged
+        if len(cache) > 8:
+            cache.clear()
+        cache[text] = judged
         return judged
+
+    def _view(self, lines: Sequence[str]) -> _View:
+        """The tags of the last game and its last hand, as judged for each entry."""
+        h = next((i for i in range(len(lines) - 1, -1, -1) if _HAND_LINE.match(lines[i])), None)
+        if h is None or any(line.lstrip().startswith("[") for line in lines[h + 1 :]):
+            return _View(tuple(lines), 0, None, ())
+        t = next((i for i in range(h - 1, -1, -1) if lines[i].lstrip().startswith("[")), None)
+        header: list[str] = []
+        if t is not None:
+            start = t
+            while start > 0 and (not lines[start - 1].strip() or lines[start - 1].lstrip().startswith(("[", ";"))):
+                start -= 1
+            header = list(lines[start : t + 1])
+        upto = tuple(lines[: h + 1])
+        base = self._read(upto, self._bases)
+        dealer = base.result.hands[-1].dealer if base.result is not None and base.result.hands else None
+        match = _HAND_LINE.match(lines[h])
+        assert match is not None
+        hand_line = f"hand 1 dealer {dealer}" if dealer else "hand 1"
+        return _View((*header, hand_line, *lines[h + 1 :]), h - len(header), int(match.group(1)), upto)
+
+    def _judge(self, lines: Sequence[str]) -> _Judged:
+        return self._read(self._view(lines).lines, self._cache)
 
     @property
     def game(self) -> Game | None:
-        """The game being recorded: the file's last."""
+        """The game being recorded as judged for each entry: its tags and its last hand (as hand 1)."""
         return self._judge(self.lines).game
 
     @property
     def result(self) -> GameResult | None:
-        """The game as `imp validate` judges it."""
+        """The last hand as `imp validate` judges it (as hand 1 of a game of its own)."""
         return self._judge(self.lines).result
 
+    def whole(self) -> tuple[Game | None, GameResult | None]:
+        """The whole game being recorded (the file's last) and its judgement: for the score sheet."""
+        judged = self._read(self.lines, self._bases)
+        return judged.game, judged.result
+
+    def _totals_before(self) -> dict[str, int]:
+        view = self._view(self.lines)
+        if not view.upto:
+            return {}
+        base = self._read(view.upto, self._bases)
+        return dict(base.result.totals) if base.result is not None else {}
+
+    def _counted(self, lines: Sequence[str], whole: bool) -> list[tuple[tuple[object, ...], Finding]]:
+        """The findings of the last hand (of the whole game with `whole`), keyed, `incomplete` aside."""
+        view = self._view(lines)
+        result = self._read(lines, self._bases).result if whole else self._read(view.lines, self._cache).result
+        if result is None:
+            return []
+        out: list[tuple[tuple[object, ...], Finding]] = []
+        for f in result.all_findings():
+            if f.code in _IGNORED or (f.code == "bad-call" and f.player is None):
+                continue
+            if not whole and f.hand is not None and view.number is not None:
+                f = f.at(hand=view.number, line=None if f.line is None else f.line + view.offset)
+            out.append(((f.code, f.hand, f.trick, f.player, f.message), f))
+        return out
+
+    def _new_findings(self, after: Sequence[str], whole: bool) -> list[Finding]:
+        before = Counter(k for k, _ in self._counted(self.lines, whole))
+        new: list[Finding] = []
+        for k, f in self._counted(after, whole):
+            if before[k] > 0:
+                before[k] -= 1
+            else:
+                new.append(f)
+        return new
+
     def findings(self) -> list[Finding]:
-        """Every finding of the game being recorded, `incomplete` aside."""
+        """Every finding of the hand being recorded, `incomplete` aside."""
         result = self.result
         return [f for f in result.all_findings() if f.code not in _IGNORED] if result is not None else []
 
@@ -230,10 +309,20 @@ class Recorder:
 
     def steps(self) -> list[Step]:
         """The replay steps of the hand being recorded."""
-        game, hand, _ = self._last()
-        if game is None or hand is None:
-            return []
-        return list(replay(game, hand.number))
+        judged = self._judge(self.lines)
+        if judged.steps is None:
+            game = judged.game
+            judged.steps = list(replay(game, game.hands[-1].number)) if game is not None and game.hands else []
+        return judged.steps
+
+    def to_play(self) -> str | None:
+        """Who plays the next card of the hand being recorded, as the rules seat it."""
+        judged = self._judge(self.lines)
+        game = judged.game
+        if judged.to_play is None and game is not None and game.hands:
+            ruleset = get_ruleset(game.game_name)
+            judged.to_play = ruleset.to_play(game, game.hands[-1].number) if ruleset is not None else None
+        return judged.to_play
 
     def _open_trick(self, hand: Hand, steps: Sequence[Step]) -> Trick | None:
         """The hand's last trick when it is still short (its last step is a play)."""
@@ -245,10 +334,17 @@ class Recorder:
 
     def status(self) -> Status:
         """Where the record stands: the hand, the trick, who plays, and what the screen shows."""
+        judged = self._judge(self.lines)
+        if judged.status is None:
+            judged.status = self._status()
+        return judged.status
+
+    def _status(self) -> Status:
         game, hand, hr = self._last()
-        result = self.result
         players = game.players if game is not None else ()
-        totals = dict(result.totals) if result is not None else {}
+        totals = self._totals_before()
+        if hr is not None and hr.scores is not None:
+            totals = {p: totals.get(p, 0) + hr.scores.get(p, 0) for p in dict.fromkeys([*totals, *hr.scores])}
         if game is None or hand is None:
             return Status(None, None, None, None, False, (), (), {}, None, totals, players=players)
         steps = self.steps()
@@ -257,7 +353,7 @@ class Recorder:
             steps = [s for s in steps if s.event.kind != "end"]
         state = steps[-1].state if steps else None
         ruleset = get_ruleset(game.game_name)
-        to_play = None if complete or ruleset is None else ruleset.to_play(game, hand.number)
+        to_play = None if complete else self.to_play()
         open_trick = self._open_trick(hand, steps)
         trick = open_trick.number if open_trick is not None else len(hand.tricks) + 1
         holdings: dict[str, tuple[str, ...]] = {}
@@ -275,7 +371,7 @@ class Recorder:
                 last_trick = (number, steps[i].event.player, steps[i - 1].state.trick)
                 break
         return Status(
-            hand.number,
+            self._view(self.lines).number,
             hr.dealer if hr is not None else None,
             None if complete else trick,
             to_play,
@@ -315,8 +411,8 @@ class Recorder:
         if hand is None:
             return deck
         steps = self.steps()
-        if player is None and not (self.status().complete):
-            player = ruleset.to_play(game, hand.number)
+        if player is None and not self.status().complete:
+            player = self.to_play()
         if not steps:
             return deck
         state = steps[-1].state
@@ -342,6 +438,7 @@ class Recorder:
             return None
         lines = list(self.lines)
         game, hand, hr = self._last()
+        view = self._view(self.lines)
         first = entry.split()[0]
         word = first.lower()
         is_line = word in LINE_KEYWORDS or entry[0] in "[;" or bool(_TRICK_LINE.match(entry))
@@ -350,37 +447,25 @@ class Recorder:
         opens_hand = word == "hand" or entry[0] in "[;" or word == "total" or word == "score"
         done = hand is None or (hr is not None and hr.complete and self._open_trick(hand, self.steps()) is None)
         if done and not opens_hand and not (is_note and hand is not None):
-            n = len(game.hands) + 1 if game is not None else 1
-            lines.append(f"hand {n}")
+            lines.append(f"hand {(view.number or 0) + 1}")
             hand = None
         steps = self.steps() if hand is not None else []
         open_trick = self._open_trick(hand, steps) if hand is not None else None
         if kind == "play" or (is_note and open_trick is not None):
             if open_trick is not None:
-                lines[open_trick.line - 1] = _extend(lines[open_trick.line - 1], entry, open_trick)
+                i = open_trick.line - 1 + view.offset
+                lines[i] = _extend(lines[i], entry, open_trick)
             else:
                 number = len(hand.tricks) + 1 if hand is not None else 1
                 token = entry
                 if ":" not in first and game is not None and hand is not None:
-                    ruleset = get_ruleset(game.game_name)
-                    leader = ruleset.to_play(game, hand.number) if ruleset is not None else None
+                    leader = self.to_play()
                     if leader is not None:
                         token = f"{leader}:{entry}"
                 lines.append(f"{number}. {token}")
         else:
             lines.append(entry)
-        before = Counter(_key(f) for f in self.findings())
-        after = self._judge(lines)
-        new: list[Finding] = []
-        if after.result is not None:
-            for f in after.result.all_findings():
-                if f.code in _IGNORED or (f.code == "bad-call" and f.player is None):
-                    continue
-                k = _key(f)
-                if before[k] > 0:
-                    before[k] -= 1
-                else:
-                    new.append(f)
+        new = self._new_findings(lines, whole=word == "total")
         return Proposal(entry, tuple(lines), tuple(new), kind)
 
     def accept(self, proposal: Proposal) -> None:
@@ -398,6 +483,7 @@ class Recorder:
     def undo(self) -> str | None:
         """Take the last entry back (the last play of a trick, else the last line); what was taken, or None."""
         _, hand, _ = self._last()
+        offset = self._view(self.lines).offset
         i = len(self.lines) - 1
         while i >= 0 and not self.lines[i].strip():
             i -= 1
@@ -406,8 +492,8 @@ class Recorder:
         line = self.lines[i]
         trick = hand.tricks[-1] if hand.tricks else None
         last = trick.plays[-1] if trick is not None and trick.plays else None
-        notes = [a for a in last.annotations if a.line == i + 1] if last is not None else []
-        if trick is not None and trick.line == i + 1 and last is not None and (notes or len(trick.plays) > 1):
+        notes = [a for a in last.annotations if a.line + offset == i + 1] if last is not None else []
+        if trick is not None and trick.line + offset == i + 1 and last is not None and (notes or len(trick.plays) > 1):
             cut = last.column - 1
             if last.player is not None:
                 cut = min(cut, last.player.column - 1)

@@ -199,3 +199,29 @@ def test_bid_and_turnup_shown_for_ninety_nine() -> None:
     labels = [label for label, _ in rec.status().detail]
     assert labels
     assert rec.status().holdings
+
+
+def test_an_entry_late_in_a_long_game_stays_quick() -> None:
+    """Only the hand being recorded is judged per entry: the hands before it are judged once."""
+    text = (Path(__file__).resolve().parents[1] / "samples" / "ninety-nine-red-lion.imp").read_text()
+    lines = text.splitlines()
+    last = _game(text).hands[-1]
+    tags = "".join(f"{line}\n" for line in lines if line.startswith("["))
+    _, entries = _entries(tags + "\n".join(lines[last.line - 1 :]) + "\n", keep_hand_lines=True)
+    rec = Recorder.from_text("\n".join(lines[: last.line - 1]) + "\n")
+    times = []
+    for e in entries:
+        if e.startswith(("score", "total")):
+            continue
+        t0 = time.perf_counter()
+        proposal = rec.propose(e)
+        assert proposal is not None
+        rec.accept(proposal)
+        rec.status()
+        rec.choices()
+        times.append(time.perf_counter() - t0)
+    assert rec.status().hand == last.number and rec.status().complete
+    rest = sorted(times[1:])  # the first entry judges the hands before once
+    assert rest[len(rest) // 2] < 0.1, rest
+    whole, result = rec.whole()
+    assert whole is not None and result is not None and len(result.hands) == last.number

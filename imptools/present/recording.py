@@ -76,9 +76,10 @@ def status_view(rec: Recorder, sheet: bool = False) -> RenderableType:
     the hand's state, the last trick and the trick so far."""
     st = rec.status()
     parts: list[RenderableType] = []
-    game, result = rec.game, rec.result
-    if sheet and game is not None and result is not None and game.hands:
-        parts.append(score_sheet(game, result))
+    if sheet:
+        game, result = rec.whole()
+        if game is not None and result is not None and game.hands:
+            parts.append(score_sheet(game, result))
     if st.hand is not None:
         head = Text(f"hand {st.hand}", style="bold")
         if st.dealer:
@@ -144,7 +145,8 @@ def run_recording(rec: Recorder, console: Console | None = None) -> None:
     session: PromptSession[str] = PromptSession(
         completer=RecordCompleter(rec), bottom_toolbar=toolbar(rec), complete_while_typing=False
     )
-    old = rec.findings()
+    _, whole = rec.whole()
+    old = [f for f in whole.all_findings() if f.code != "incomplete"] if whole is not None else []
     if old:
         console.print(f"[yellow]{len(old)} finding(s) in the record so far (imp validate shows them)[/]")
     console.print(status_view(rec, sheet=True))
