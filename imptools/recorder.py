@@ -43,7 +43,7 @@ LINE_KEYWORDS = frozenset(
 )
 """First words of the notation's lines: an entry starting with one is taken as a whole line."""
 
-_TRICK_LINE = re.compile(r"^\s*\d+\s*\.")
+_TRICK_LINE = re.compile(r"^\s*\d+\s*\.(\s|$)")
 _IGNORED = frozenset({"incomplete"})
 """Codes an entry never shows: a record being kept is incomplete until its hand ends."""
 
