@@ -3,6 +3,7 @@ and through pexpect: a refused card confirmed or re-entered, Ctrl-D."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -52,7 +53,7 @@ def test_rulebook_example_typed_in_tmux_killed_in_trick_5_and_resumed(tmp_path: 
     session = f"imp-record-{os.getpid()}"
     tmux = ["tmux", "-L", session]
     path = tmp_path / "night.imp"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
 
     def start() -> None:
         subprocess.run(
@@ -123,7 +124,7 @@ def test_rulebook_example_typed_in_tmux_killed_in_trick_5_and_resumed(tmp_path: 
 def test_a_refused_card_asked_about_through_a_pty(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     path = tmp_path / "night.imp"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
     child = pexpect.spawn(
         "/bin/sh", ["-c", _command(path)], env=env, encoding="utf-8", timeout=60, dimensions=(50, 120)
     )
@@ -155,3 +156,60 @@ def test_a_refused_card_asked_about_through_a_pty(tmp_path: Path) -> None:
     finally:
         child.close(force=True)
     assert path.read_text().splitlines()[-1] == "1. Adam:24"
+
+
+CLEAN = {
+    "botifarra": Path("/work/shared/conformance/botifarra/carregar-clean-2001.imp"),
+    "ninety-nine": Path("/work/shared/conformance/ninety-nine/clean-5001.imp"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_first_hand_of_each_game_typed_through_a_pty(name: str, tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    source = CLEAN[name]
+    if not source.exists():
+        pytest.skip("the shared conformance records are not here")
+    text = source.read_text()
+    game = _game(text)
+    hand = game.hands[0]
+    lines = text.splitlines()
+    entries = [lines[hand.line - 1].strip()]
+    for element in hand.lines:
+        if hasattr(element, "plays"):
+            entries += [p.card.text for p in element.plays]  # type: ignore[attr-defined]
+        elif not lines[element.line - 1].startswith(("score", "total")):
+            entries.append(lines[element.line - 1].strip())
+    path = tmp_path / "r.imp"
+    options = f"--game {name} --players '{game.tag('Players')}'"
+    if game.tag("Variant"):
+        options += f" --variant {game.tag('Variant')}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    command = f"{sys.executable} -m imptools record {path} {options}"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=60, dimensions=(50, 120))
+
+    def drain_until(test: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 60
+        while not test():
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{what} never happened")
+            with contextlib.suppress(pexpect.TIMEOUT):
+                child.read_nonblocking(100000, timeout=0.05)
+
+    try:
+        child.expect("hand 1:")
+        for e in entries[:-1]:
+            before = path.read_text()
+            child.sendline(e)
+            drain_until(lambda before=before: path.read_text() != before, f"{e!r} on disk")  # type: ignore[misc]
+        child.sendline(entries[-1])
+        child.expect("write `score ")
+        child.sendline("y")
+        drain_until(lambda: path.read_text().rstrip().splitlines()[-1].startswith("score "), "the score line")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    recorded = _game(path.read_text())
+    assert _tricks(recorded) == [[p.card.text for p in t.plays] for t in hand.tricks]
+    assert [f for f in judge_game(recorded).all_findings() if f.is_error] == []
