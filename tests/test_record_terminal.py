@@ -11,6 +11,7 @@ import sys
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -213,3 +214,41 @@ def test_first_hand_of_each_game_typed_through_a_pty(name: str, tmp_path: Path) 
     recorded = _game(path.read_text())
     assert _tricks(recorded) == [[p.card.text for p in t.plays] for t in hand.tricks]
     assert [f for f in judge_game(recorded).all_findings() if f.is_error] == []
+
+
+@needs_rulebook
+def test_kill_9_in_trick_5_then_the_same_command_resumes(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    import signal
+
+    path = tmp_path / "night.imp"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    entries = _rulebook_entries()
+    crash = entries.index("11") + 2
+
+    def spawn() -> Any:
+        return pexpect.spawn(
+            "/bin/sh", ["-c", f"exec {_command(path)}"], env=env, encoding="utf-8", timeout=60, dimensions=(50, 120)
+        )
+
+    child = spawn()
+    try:
+        child.expect("hand 1:")
+        for e in entries[:crash]:
+            child.sendline(e)
+        child.expect("trick 5, Doris:")
+        child.kill(signal.SIGKILL)
+    finally:
+        child.close(force=True)
+    assert path.read_text().splitlines()[-1] == "5. Betty:11 35"
+    child = spawn()
+    try:
+        child.expect("Betty 11  Christian 35")
+        child.expect("trick 5, Doris:")
+        child.sendline("31")
+        child.expect("trick 5, Adam:")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert path.read_text().splitlines()[-1] == "5. Betty:11 35 31"
