@@ -193,10 +193,15 @@ class Recorder:
         variant: str | None = None,
         tags: Sequence[tuple[str, str]] = (),
     ) -> Recorder:
-        """Resume `path`, or start it from the tags when it does not exist (written at once)."""
+        """Resume `path`, or start it from the tags when it does not exist or is empty (written at once).
+
+        The options only make a new record: an existing one keeps its own tags.
+        """
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
-                return cls.from_text(f.read(), path)
+                text = f.read()
+            if text.strip() or not (game and players):
+                return cls.from_text(text, path)
         if not game or not players:
             raise ValueError("a new record needs --game and --players")
         rec = cls.from_text(new_record(game, players, variant, tags), path)
