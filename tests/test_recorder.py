@@ -280,3 +280,36 @@ def offered_by(rec: Recorder, text: str) -> list[str]:
     from imptools.present.recording import RecordCompleter
 
     return [c.text for c in RecordCompleter(rec).get_completions(Document(text), CompleteEvent())]
+
+
+def test_record_command_help_and_a_new_file_without_its_tags(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from imptools.cli import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["record", "--help"], terminal_width=200)
+    assert shown.exit_code == 0
+    assert "Examples" in shown.output and "imp record night.imp --game" in shown.output
+    missing = runner.invoke(app, ["record", str(tmp_path / "new.imp")])
+    assert missing.exit_code == 2
+    assert "needs --game and --players" in missing.output
+    assert not (tmp_path / "new.imp").exists()
+    bad = runner.invoke(
+        app, ["record", str(tmp_path / "new.imp"), "--game", "bottle-imp", "--players", "A B C", "--tag", "x"]
+    )
+    assert bad.exit_code == 2 and "Name=Value" in bad.output
+
+
+def test_new_record_gets_the_tags_from_the_options(tmp_path: Path) -> None:
+    path = tmp_path / "new.imp"
+    Recorder.open(str(path), "botifarra", "Ana Bernat Carles Dolors", "lliure", [("Event", 'Festa "major"')])
+    game = _game(path.read_text())
+    assert (game.game_name, game.players, game.tag("Variant"), game.tag("Event")) == (
+        "botifarra",
+        ("Ana", "Bernat", "Carles", "Dolors"),
+        "lliure",
+        'Festa "major"',
+    )
+    again = Recorder.open(str(path), "bottle-imp", "X Y Z")  # an existing record keeps its tags
+    assert again.game is not None and again.game.game_name == "botifarra"
