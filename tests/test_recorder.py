@@ -313,3 +313,14 @@ def test_new_record_gets_the_tags_from_the_options(tmp_path: Path) -> None:
     )
     again = Recorder.open(str(path), "bottle-imp", "X Y Z")  # an existing record keeps its tags
     assert again.game is not None and again.game.game_name == "botifarra"
+
+
+def test_a_card_not_in_the_deck_or_already_played_is_flagged() -> None:
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    unknown = rec.propose("19")  # the start price is no card
+    assert unknown is not None and [f.code for f in unknown.findings] == ["unknown-card"]
+    rec.enter("24")
+    again = rec.propose("24")
+    assert again is not None and "duplicate-card" in [f.code for f in again.findings]
+    rec.enter("21")
+    assert rec.propose("{a fine play}").findings == ()  # type: ignore[union-attr]
