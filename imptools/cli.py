@@ -7,19 +7,18 @@ presenter and sets the exit status; no rule is decided here.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import io
 import itertools
 import os
 import sys
-import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
+from imptools.files import ChangedError, Snapshot, shown, write_atomically
 from imptools.findings import INTERNAL, Finding
 
 if TYPE_CHECKING:
@@ -42,6 +41,7 @@ app = typer.Typer(
         "  imp fmt --check records/\n\n"
         "  imp simulate --game bottle-imp --players 4 --hands 100 --seed 7 -o practice.imp\n\n"
         "  imp replay night.imp --step\n\n"
+        '  imp record night.imp --game bottle-imp --players "Adam Betty Christian Doris"\n\n'
         "  cat game.imp | imp validate -"
     ),
     no_args_is_help=True,
@@ -94,11 +94,6 @@ class Inputs:
         if self.unreadable:
             return EXIT_UNREADABLE
         return EXIT_FOUND if errors else EXIT_OK
-
-
-def shown(path: str) -> str:
-    """A path as text that can always be printed and put in JSON (bytes that are not UTF-8 become U+FFFD)."""
-    return path.encode("utf-8", "surrogateescape").decode("utf-8", "replace")
 
 
 def expand(files: list[str]) -> Inputs:
@@ -368,71 +363,6 @@ def _print_failures(console: Console, failures: list[Finding]) -> None:
 
 
 # --------------------------------------------------------------------------- fmt, export, import
-
-
-@dataclass(frozen=True, slots=True)
-class Snapshot:
-    """What a file was when it was read: a writer refuses to replace a file that no longer matches."""
-
-    mtime_ns: int
-    size: int
-    digest: str
-
-    @classmethod
-    def of(cls, path: str | Path, data: bytes | None = None) -> Snapshot | None:
-        """The file as it is now (None when there is none); `data`, when given, is its content just read."""
-        try:
-            st = os.stat(path)
-            if data is None:
-                data = Path(path).read_bytes()
-        except FileNotFoundError:
-            return None
-        return cls(st.st_mtime_ns, st.st_size, hashlib.sha256(data).hexdigest())
-
-
-class ChangedError(Exception):
-    """The file to replace changed since it was read; nothing was written."""
-
-
-def write_atomically(path: str, text: str | Iterable[str], guard: bool = False, expect: Snapshot | None = None) -> None:
-    """Replace `path` with `text` in one step: a crash leaves the old file or the new one, never half of each.
-
-    `text` may come in pieces (an iterable of strings), written as they come.
-
-    The new file keeps the old one's permissions (a new file gets the usual ones), a symbolic link
-    stays a link to the file replaced, and the data is on disk before the rename. With `guard`,
-    `expect` is what the file was when read (a `Snapshot`, or None for "there was no file"): a
-    file that changed since is left alone and `ChangedError` is raised.
-    """
-    target = Path(path)
-    if target.is_symlink():
-        target = target.resolve()
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            for piece in [text] if isinstance(text, str) else text:
-                out.write(piece)
-            out.flush()
-            os.fsync(out.fileno())
-        try:
-            mode = target.stat().st_mode & 0o7777
-        except FileNotFoundError:
-            umask = os.umask(0)
-            os.umask(umask)
-            mode = 0o666 & ~umask
-        os.chmod(tmp, mode)
-        if guard and Snapshot.of(target) != expect:
-            raise ChangedError(f"{shown(path)} changed since it was read")
-        os.replace(tmp, target)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-    with contextlib.suppress(OSError):  # the rename itself on disk, where the system allows it
-        dirfd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dirfd)
-        finally:
-            os.close(dirfd)
 
 
 def _comments(games: list[Game]) -> list[str]:
@@ -856,6 +786,60 @@ def analyse(
         from imptools.present.analysis import print_analyses
 
         print_analyses(_console(), results)
+
+
+@app.command()
+def record(
+    file: Annotated[str, typer.Argument(metavar="FILE", help="The record to keep: a new file, or one to carry on.")],
+    game: Annotated[
+        str | None, typer.Option("--game", metavar="G", help="The game of a new record (its Game tag).")
+    ] = None,
+    players: Annotated[
+        str | None, typer.Option("--players", metavar='"A B C D"', help="The players of a new record, in turn order.")
+    ] = None,
+    variant: Annotated[str | None, typer.Option("--variant", metavar="V", help="The variant of a new record.")] = None,
+    tag: Annotated[
+        list[str] | None, typer.Option("--tag", metavar="Name=Value", help="Another tag of a new record (repeatable).")
+    ] = None,
+) -> None:
+    """Keep a record at the table, entry by entry: every entry is checked as typed and saved before the next prompt.
+
+    Type a card alone for the player the prompt names ("trick 3, Betty:"), or
+    any line of the notation as written (hand 2 dealer Adam, deal ..., discard,
+    pass, trump, contro, bid, declare, score, {a comment}, ; a remark). Tab
+    offers the cards that player may hold. A card or call the rules refuse is
+    shown with the words of imp validate and asked about: confirm it to record
+    it as played, or enter it again. `undo` takes the last entry back; `quit` or
+    Ctrl-D stops. The file on disk is always valid notation: run the same
+    command again after a crash and it carries on where the record stops.
+
+    Examples:
+
+      imp record night.imp --game bottle-imp --players "Adam Betty Christian Doris" --tag Event="Thursday club"
+
+      imp record night.imp
+
+      imp record tute.imp --game botifarra --players "Anna Berta Carles Dolors" --variant lliure
+    """
+    from imptools.present.recording import run_recording
+    from imptools.recorder import Recorder
+
+    tags: list[tuple[str, str]] = []
+    for t in tag or []:
+        name, eq, value = t.partition("=")
+        if not eq or not name:
+            _error(f"--tag {t}: expected Name=Value")
+            raise typer.Exit(EXIT_UNREADABLE)
+        tags.append((name, value))
+    try:
+        rec = Recorder.open(file, game, players, variant, tags)
+    except ValueError as exc:
+        _error(f"{file}: {exc}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    except OSError as exc:
+        _error(f"{file}: {exc.strerror or exc}")
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    run_recording(rec)
 
 
 @app.callback(invoke_without_command=True)

@@ -238,6 +238,14 @@ class Ruleset(Protocol):
         """A dealer of random hands for the game `game`'s tags describe, or None where there is none."""
         ...
 
+    def deck(self, game: Game) -> list[str]:
+        """Every card of `game`'s deck, canonically spelt, in the game's order (empty when unknown)."""
+        ...
+
+    def to_play(self, game: Game, hand_number: int) -> str | None:
+        """Who plays the next card of hand `hand_number` after its last recorded play (None when unknown)."""
+        ...
+
 
 def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> list[Finding]:
     """Card tokens checked against the game's deck and names against `Players`, line by line.
@@ -422,6 +430,14 @@ class TokenRuleset:
     def simulator(self, game: Game) -> HandSimulator | None:
         return None
 
+    def deck(self, game: Game) -> list[str]:
+        """No deck known here: a ruleset that knows its cards says which."""
+        return []
+
+    def to_play(self, game: Game, hand_number: int) -> str | None:
+        """Nobody known: a ruleset that seats its plays says who."""
+        return None
+
 
 @dataclass(slots=True)
 class HandOutcome:
@@ -530,6 +546,18 @@ class TrickRuleset(TokenRuleset):
             sides=self.sides(game, table),
             notes=self.game_notes(game, table, totals, over),
         )
+
+    def to_play(self, game: Game, hand_number: int) -> str | None:
+        """The seat after the record's last play of the hand, as the rules seat the tricks."""
+        table = self.table(game)
+        if table is None:
+            return None
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            if hand.number == hand_number and dealer in game.players:
+                assert dealer is not None
+                walk = self.play_hand(table, game, hand, dealer, steps=False).walk
+                return None if walk is None else walk.next
+        return None
 
     def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
         table = self.table(game)

@@ -743,6 +743,12 @@ class Botifarra(TrickRuleset):
     def table(self, game: Game) -> Setup | None:
         return setup_of(game)
 
+    def deck(self, game: Game) -> list[str]:
+        """The cards of the game's deck (36 with three players), suit by suit, each suit highest first."""
+        setup = setup_of(game)
+        cards = setup.cards if setup is not None else deck(len(game.players) or 4)
+        return [spell(c) for c in sorted(cards, key=lambda c: (suit_of(c), -strength(c)))]
+
     def simulator(self, game: Game) -> BotifarraSimulator | None:
         """Random deals for every table: partnership, individual, three players and the two-player piles."""
         setup = setup_of(game)

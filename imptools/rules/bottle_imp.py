@@ -329,6 +329,10 @@ class BottleImp(TrickRuleset):
         colour = cards[number][0]
         return CardFace(spell(number), COLOURS[colour], _STYLES[colour], 1000 * list(COLOURS).index(colour) + number)
 
+    def deck(self, game: Game) -> list[str]:
+        """The numbers of the game's deck, lowest first (the half cards among them with 5-6 players)."""
+        return [spell(c) for c in sorted(deck(game))]
+
     def simulator(self, game: Game) -> BottleSimulator | None:
         """Random deals for every variant."""
         setup = self.table(game)

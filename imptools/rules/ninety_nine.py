@@ -473,6 +473,10 @@ class NinetyNine(TrickRuleset):
         setup = self.table(game)
         return None if setup is None else NinetyNineSimulator(setup)
 
+    def deck(self, game: Game) -> list[str]:
+        """The 37 cards: suit by suit, highest first, then the joker."""
+        return [spell(c) for c in DECK]
+
     def table(self, game: Game) -> Setup | None:
         variant = game.tag("Variant") or VARIANTS[0]
         if variant not in VARIANTS or len(game.players) != PLAYERS or len(set(game.players)) != PLAYERS:

@@ -94,6 +94,8 @@ class Walk:
     """The trick the walk stopped at, before the record's end (an unknown card, a token
     that is not a card, a winner the record does not determine), with who made each play
     as turn order tells; None when the walk went through or ended in `unfinished`."""
+    next: str | None = None
+    """Who plays the next card after the record's last play (None when the walk stopped short)."""
 
     def seats(self) -> dict[tuple[int, int], str]:
         """Who made each play the walk could seat, by the (line, column) of its card token."""
@@ -147,14 +149,15 @@ def walk_tricks(
         played = Played(trick, who, known)
         if len(cards) < per_trick:
             last = k == len(tricks) - 1
-            return Walk(out, False, played if last else None, None if last else (trick, who))
+            after = order[(leader + len(cards)) % n] if last else None
+            return Walk(out, False, played if last else None, None if last else (trick, who), after)
         winner = settle(played)
         if winner is None:
             return Walk(out, False, stopped=(trick, who))
         played.winner = winner
         out.append(played)
         leader = seats[winner]
-    return Walk(out, True)
+    return Walk(out, True, next=order[leader] if n else None)
 
 
 def turn_order(players: Sequence[str], dealer: str) -> list[str]:

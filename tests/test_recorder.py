@@ -1,0 +1,326 @@
+"""`imp record`'s logic (imptools.recorder) driven directly: entries, checks, undo, resume, the file."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from imptools.check import judge_game
+from imptools.reader import read_games
+from imptools.record import Game, Trick
+from imptools.recorder import Recorder, new_record
+
+CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+if not CONFORMANCE.exists():
+    CONFORMANCE = Path("/work/shared/conformance")
+RULEBOOK = CONFORMANCE / "bottle-imp" / "rulebook-example.imp"
+CLEAN = {
+    "bottle-imp": CONFORMANCE / "bottle-imp" / "classic-4p-clean-1001.imp",
+    "botifarra": CONFORMANCE / "botifarra" / "carregar-clean-2001.imp",
+    "ninety-nine": CONFORMANCE / "ninety-nine" / "clean-5001.imp",
+}
+
+
+def _game(text: str) -> Game:
+    return list(read_games(text))[-1]
+
+
+def _entries(text: str, keep_hand_lines: bool = False) -> tuple[str, list[str]]:
+    """The tags of a record, and its entries as typed at the table: lines as written, plays as bare cards."""
+    game = _game(text)
+    tags = "".join(f"{line}\n" for line in text.splitlines() if line.startswith("["))
+    lines = text.splitlines()
+    out: list[str] = []
+    for hand in game.hands:
+        header = lines[hand.line - 1].split(";")[0].strip()
+        if keep_hand_lines or hand.dealer is not None:
+            out.append(header)
+        for element in hand.lines:
+            if isinstance(element, Trick):
+                out += [p.card.text for p in element.plays]
+            elif element.line:
+                source = lines[element.line - 1].split(";")[0].split("{")[0].strip()
+                if source:
+                    out.append(source)
+    return tags, out
+
+
+def _tricks(game: Game) -> list[list[list[str]]]:
+    return [[[p.card.text for p in t.plays] for t in h.tricks] for h in game.hands]
+
+
+def _record(tags: str, entries: list[str], path: str | None = None) -> Recorder:
+    rec = Recorder.from_text(tags, path)
+    for e in entries:
+        proposal = rec.propose(e)
+        assert proposal is not None
+        assert not [f for f in proposal.findings if f.is_error], (e, proposal.findings)
+        rec.accept(proposal)
+    return rec
+
+
+def test_rulebook_example_typed_card_by_card(tmp_path: Path) -> None:
+    text = RULEBOOK.read_text()
+    _tags, entries = _entries(text)
+    entries = [e for e in entries if not e.startswith("score")]
+    path = tmp_path / "night.imp"
+    rec = Recorder.open(str(path), "bottle-imp", "Adam Betty Christian Doris", "classic", [("Event", "Thursday club")])
+    before_first_trick = entries.index("24")
+    for e in entries[:before_first_trick]:
+        rec.enter(e)
+    times = []
+    for i, e in enumerate(entries[before_first_trick:]):
+        st = rec.status()
+        if i == 0:
+            assert st.prompt() == "trick 1, Adam: "
+            assert "24" in rec.choices()
+        t0 = time.perf_counter()
+        proposal = rec.propose(e)
+        times.append(time.perf_counter() - t0)
+        assert proposal is not None and not proposal.findings, (e, proposal)
+        rec.accept(proposal)
+        if i == 3:
+            st = rec.status()
+            assert ("bottle", "17, held by Christian") in st.detail
+            assert st.prompt() == "trick 2, Christian: "
+    st = rec.status()
+    assert st.complete
+    assert st.scores == {"Adam": 15, "Betty": -10, "Christian": 68, "Doris": 0}
+    assert rec.score_line() == "score Adam 15 Betty -10 Christian 68 Doris 0"
+    rec.enter(rec.score_line() or "")
+    on_disk = path.read_text()
+    game = _game(on_disk)
+    assert _tricks(game) == _tricks(_game(text))
+    assert [f for f in judge_game(game).all_findings()] == []
+    assert max(times) < 0.1
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_each_game_recorded_entry_by_entry(name: str, tmp_path: Path) -> None:
+    text = CLEAN[name].read_text()
+    tags, entries = _entries(text)
+    rec = _record(tags, entries, str(tmp_path / "r.imp"))
+    game = _game((tmp_path / "r.imp").read_text())
+    assert _tricks(game) == _tricks(_game(text))
+    assert [f for f in judge_game(game).all_findings() if f.is_error] == []
+    assert rec.status().complete
+
+
+@pytest.mark.parametrize("name", sorted(CLEAN))
+def test_hand_lines_are_written_for_you(name: str) -> None:
+    text = CLEAN[name].read_text()
+    tags, entries = _entries(text)
+    entries = [e for e in entries if not e.startswith("hand ") or e.startswith("hand 1 ")]
+    rec = _record(tags, entries)
+    game = _game(rec.text)
+    assert [h.number for h in game.hands] == [h.number for h in _game(text).hands]
+
+
+def test_resume_in_the_middle_of_a_trick(tmp_path: Path) -> None:
+    tags, entries = _entries(RULEBOOK.read_text())
+    path = tmp_path / "r.imp"
+    path.write_text(tags)
+    stop = entries.index("11") + 2  # trick 5: Betty 11, Christian 35, then the crash
+    rec = Recorder.open(str(path))
+    for e in entries[:stop]:
+        rec.enter(e)
+    del rec
+    again = Recorder.open(str(path))
+    st = again.status()
+    assert st.prompt() == "trick 5, Doris: "
+    assert st.trick_so_far == (("Betty", "11"), ("Christian", "35"))
+    for e in entries[stop:]:
+        assert not again.enter(e).findings  # type: ignore[union-attr]
+    assert _tricks(_game(path.read_text())) == _tricks(_game(RULEBOOK.read_text()))
+
+
+def test_undo_takes_back_plays_and_lines(tmp_path: Path) -> None:
+    tags, entries = _entries(RULEBOOK.read_text())
+    path = tmp_path / "r.imp"
+    rec = _record(tags, entries[: entries.index("24") + 2], str(path))
+    assert path.read_text().splitlines()[-1] == "1. Adam:24 15"
+    rec.enter("{a fine lead}")
+    assert path.read_text().splitlines()[-1] == "1. Adam:24 15 {a fine lead}"
+    assert rec.undo() == "{a fine lead}"
+    assert rec.undo() == "15"
+    assert path.read_text().splitlines()[-1] == "1. Adam:24"
+    assert rec.undo() == "1. Adam:24"
+    assert path.read_text().splitlines()[-1] == "pass Doris > Christian 30"
+    assert rec.status().prompt() == "trick 1, Adam: "
+
+
+def test_a_card_not_held_is_flagged_at_once() -> None:
+    tags, entries = _entries(RULEBOOK.read_text())
+    rec = _record(tags, entries[: entries.index("24")])
+    proposal = rec.propose("25")  # Adam does not hold 25 (Doris does)
+    assert proposal is not None
+    assert [f.code for f in proposal.findings] == ["not-held"]
+    assert "25" not in rec.choices() and "24" in rec.choices()
+    assert rec.status().trick_so_far == ()  # nothing recorded until confirmed
+    rec.accept(proposal)  # a confirmed mistake is recorded as played
+    assert rec.lines[-1] == "1. Adam:25"
+
+
+def test_a_revoke_is_flagged_the_moment_it_is_proven() -> None:
+    tags, entries = _entries(RULEBOOK.read_text())
+    rec = _record(tags, entries[: entries.index("24") + 2])  # Adam led blue 24, Betty 15
+    proposal = rec.propose("22")  # Christian holds blue 8 10 17 30 34 and plays yellow 22
+    assert proposal is not None
+    assert [f.code for f in proposal.findings] == ["revoke"]
+    assert proposal.findings[0].player == "Christian" and proposal.findings[0].trick == 1
+
+
+def test_revoke_proven_later_without_deals() -> None:
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    for card in ["24", "21", "17", "32", "8", "5", "2"]:  # Betty plays red 21 on blue 24: nothing proven yet
+        proposal = rec.enter(card)
+        assert proposal is not None and proposal.findings == (), card
+    proposal = rec.propose("27")  # Betty plays blue 27: she held it in trick 1
+    assert proposal is not None
+    assert [(f.code, f.trick, f.player) for f in proposal.findings] == [("revoke", 1, "Betty")]
+
+
+def test_a_call_the_rules_refuse() -> None:
+    tags = new_record("botifarra", "Ana Bernat Carles Dolors")
+    rec = Recorder.from_text(tags)
+    rec.enter("hand 1 dealer Dolors")
+    proposal = rec.propose("trump Ana oros")  # only the dealer (or partner after delegate) names trump
+    assert proposal is not None
+    assert "bad-call" in [f.code for f in proposal.findings]
+
+
+def test_bid_and_turnup_shown_for_ninety_nine() -> None:
+    text = CLEAN["ninety-nine"].read_text()
+    tags, entries = _entries(text)
+    first_play = next(i for i, e in enumerate(entries) if not e.split()[0].isalpha() or e[0].isdigit())
+    rec = _record(tags, entries[:first_play])
+    labels = [label for label, _ in rec.status().detail]
+    assert labels
+    assert rec.status().holdings
+
+
+def test_an_entry_late_in_a_long_game_stays_quick() -> None:
+    """Only the hand being recorded is judged per entry: the hands before it are judged once."""
+    text = (Path(__file__).resolve().parents[1] / "samples" / "ninety-nine-red-lion.imp").read_text()
+    lines = text.splitlines()
+    last = _game(text).hands[-1]
+    tags = "".join(f"{line}\n" for line in lines if line.startswith("["))
+    _, entries = _entries(tags + "\n".join(lines[last.line - 1 :]) + "\n", keep_hand_lines=True)
+    rec = Recorder.from_text("\n".join(lines[: last.line - 1]) + "\n")
+    times = []
+    for e in entries:
+        if e.startswith(("score", "total")):
+            continue
+        t0 = time.perf_counter()
+        proposal = rec.propose(e)
+        assert proposal is not None
+        rec.accept(proposal)
+        rec.status()
+        rec.choices()
+        times.append(time.perf_counter() - t0)
+    assert rec.status().hand == last.number and rec.status().complete
+    rest = sorted(times[1:])  # the first entry judges the hands before once
+    assert rest[len(rest) // 2] < 0.1, rest
+    whole, result = rec.whole()
+    assert whole is not None and result is not None and len(result.hands) == last.number
+
+
+SAMPLES = sorted((Path(__file__).resolve().parents[1] / "samples").glob("*.imp"))
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[p.stem for p in SAMPLES])
+def test_every_sample_recorded_again_gives_the_same_tricks_and_scores(sample: Path) -> None:
+    """Every game and variant of the samples (Lopaka, two packs, piles, half cards ...), typed as at the table."""
+    text = sample.read_text()
+    games = list(read_games(text))
+    if len(games) != 1:
+        pytest.skip("one game per file here")
+    tags, entries = _entries(text)
+    rec = Recorder.from_text(tags)
+    for e in entries:
+        rec.enter(e)
+    again = _game(rec.text)
+    assert _tricks(again) == _tricks(games[0])
+    source, result = judge_game(games[0]), judge_game(again)
+    assert result.totals == source.totals
+    ignored = {"out-of-turn", "syntax"}  # names on plays are not typed again; nor are lines the reader refused
+    assert sorted(f.code for f in result.all_findings() if f.code not in ignored) == sorted(
+        f.code for f in source.all_findings() if f.code not in ignored
+    )
+
+
+def test_tab_offers_the_cards_the_player_may_hold() -> None:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from imptools.present.recording import RecordCompleter
+
+    tags, entries = _entries(RULEBOOK.read_text())
+    rec = _record(tags, entries[: entries.index("24")])
+    completer = RecordCompleter(rec)
+
+    def offered(text: str) -> list[str]:
+        return [c.text for c in completer.get_completions(Document(text), CompleteEvent())]
+
+    assert offered("2") == ["2", "20", "24", "27"]  # Adam's cards after the exchange
+    assert offered("pass B") == ["Betty"]
+    rec.enter("24")
+    assert offered("3") == ["3", "36"]  # Betty's
+    fresh = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    fresh.enter("24")
+    assert "24" not in offered_by(fresh, "2") and "25" in offered_by(fresh, "2")
+
+
+def offered_by(rec: Recorder, text: str) -> list[str]:
+    from prompt_toolkit.completion import CompleteEvent
+    from prompt_toolkit.document import Document
+
+    from imptools.present.recording import RecordCompleter
+
+    return [c.text for c in RecordCompleter(rec).get_completions(Document(text), CompleteEvent())]
+
+
+def test_record_command_help_and_a_new_file_without_its_tags(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from imptools.cli import app
+
+    runner = CliRunner()
+    shown = runner.invoke(app, ["record", "--help"], terminal_width=200)
+    assert shown.exit_code == 0
+    assert "Examples" in shown.output and "imp record night.imp --game" in shown.output
+    missing = runner.invoke(app, ["record", str(tmp_path / "new.imp")])
+    assert missing.exit_code == 2
+    assert "needs --game and --players" in missing.output
+    assert not (tmp_path / "new.imp").exists()
+    bad = runner.invoke(
+        app, ["record", str(tmp_path / "new.imp"), "--game", "bottle-imp", "--players", "A B C", "--tag", "x"]
+    )
+    assert bad.exit_code == 2 and "Name=Value" in bad.output
+
+
+def test_new_record_gets_the_tags_from_the_options(tmp_path: Path) -> None:
+    path = tmp_path / "new.imp"
+    Recorder.open(str(path), "botifarra", "Ana Bernat Carles Dolors", "lliure", [("Event", 'Festa "major"')])
+    game = _game(path.read_text())
+    assert (game.game_name, game.players, game.tag("Variant"), game.tag("Event")) == (
+        "botifarra",
+        ("Ana", "Bernat", "Carles", "Dolors"),
+        "lliure",
+        'Festa "major"',
+    )
+    again = Recorder.open(str(path), "bottle-imp", "X Y Z")  # an existing record keeps its tags
+    assert again.game is not None and again.game.game_name == "botifarra"
+
+
+def test_a_card_not_in_the_deck_or_already_played_is_flagged() -> None:
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    unknown = rec.propose("19")  # the start price is no card
+    assert unknown is not None and [f.code for f in unknown.findings] == ["unknown-card"]
+    rec.enter("24")
+    again = rec.propose("24")
+    assert again is not None and "duplicate-card" in [f.code for f in again.findings]
+    rec.enter("21")
+    assert rec.propose("{a fine play}").findings == ()  # type: ignore[union-attr]
