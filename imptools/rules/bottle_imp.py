@@ -279,6 +279,17 @@ class Setup:
         return 10 if n == 5 and who.name == dealer else _DEAL.get(n)
 
 
+def imp_trick(setup: Setup, hand: Hand, played: set[int]) -> list[int]:
+    """The imp's trick: the discards, else an `imp` line, else every card of the deck no trick holds (`played`)."""
+    discards = [c for d in hand.discards for c in d.cards]
+    if discards and not any(c.unknown for c in discards):
+        return cards_of(discards, setup.resolve)
+    for imp in hand.imps:
+        if not any(c.unknown for c in imp.cards):
+            return cards_of(imp.cards, setup.resolve)
+    return [c for c in setup.cards if c not in played]
+
+
 def _default_variant(game: Game) -> str:
     return game.tag("Variant") or ("bright-house" if len(game.players) == 2 else "classic")
 
@@ -506,7 +517,7 @@ class BottleImp(TrickRuleset):
         players = setup.players
         n = len(players)
         played = {c for _, _, _, c in walk.plays()}
-        imp = self._imp_trick(setup, hand, played)
+        imp = imp_trick(setup, hand, played)
         penalty = sum(setup.coins(c) for c in imp)
         own = {p: sum(setup.coins(c) for c in piles[p]) for p in players}
         owners = [b.owner for b in bottles if b.owner is not None]
@@ -527,17 +538,6 @@ class BottleImp(TrickRuleset):
             else:
                 out[p] = sum(own[m] for m in team)
         return out
-
-    @staticmethod
-    def _imp_trick(setup: Setup, hand: Hand, played: set[int]) -> list[int]:
-        """The imp's trick: the discards, else an `imp` line, else every card no trick holds."""
-        discards = [c for d in hand.discards for c in d.cards]
-        if discards and not any(c.unknown for c in discards):
-            return cards_of(discards, setup.resolve)
-        for imp in hand.imps:
-            if not any(c.unknown for c in imp.cards):
-                return cards_of(imp.cards, setup.resolve)
-        return [c for c in setup.cards if c not in played]
 
     # ----------------------------------------------------------------------- replay
 
@@ -580,7 +580,7 @@ class BottleImp(TrickRuleset):
         else:
             return [], None
         played = {c for _, _, _, c in walk.plays()}
-        cards = sorted(self._imp_trick(setup, hand, played))
+        cards = sorted(imp_trick(setup, hand, played))
         return cards, f"the imp's trick ({where}), {sum(setup.coins(c) for c in cards)} coins"
 
 

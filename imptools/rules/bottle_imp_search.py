@@ -27,10 +27,11 @@ from imptools.rules.bottle_imp import (
     BottleImp,
     Setup,
     automaton_choice,
+    imp_trick,
     settle_trick,
     spell,
 )
-from imptools.rules.tricks import Played, after_exchange, cards_of, walk_tricks
+from imptools.rules.tricks import Played, after_exchange, walk_tricks
 
 MARKS = (3, 10)
 """A play that costs 3 coins or more is `?`, 10 or more `??` (see docs/ANALYSIS.md)."""
@@ -240,7 +241,7 @@ def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand
     in_play = set().union(*held.values())
     if len(in_play) != setup.tricks * len(order):
         return f"{source} give the same card to two players"
-    imp = _imp_trick(setup, hand, in_play)
+    imp = imp_trick(setup, hand, in_play)
     penalty = sum(setup.coins(c) for c in imp)
     position = SearchBottle(setup, order, held, penalty)
     note = None
@@ -248,17 +249,6 @@ def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand
         number = hand.tricks[len(walk.tricks)].number
         note = f"trick {number} holds an unknown card or is short: the analysis stops before it"
     return PlayedHand(position, plays, note, MARKS)
-
-
-def _imp_trick(setup: Setup, hand: Hand, in_play: set[int]) -> list[int]:
-    """The imp's trick: the discards, else an `imp` line, else every card of the deck that is not in play."""
-    discards = [c for d in hand.discards for c in d.cards]
-    if discards and not any(c.unknown for c in discards):
-        return cards_of(discards, setup.resolve)
-    for imp in hand.imps:
-        if not any(c.unknown for c in imp.cards):
-            return cards_of(imp.cards, setup.resolve)
-    return [c for c in setup.cards if c not in in_play]
 
 
 def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand | str:
