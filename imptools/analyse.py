@@ -201,6 +201,13 @@ class HandAnalysis:
     nodes: int = 0
     marks: tuple[int, int] = (1, 1)
 
+    def cost_of(self, trick: int | None, player: str | None) -> PlayCost | None:
+        """The valued play of `player` in trick `trick`, if the analysis has one."""
+        for p in self.plays:
+            if p.trick == trick and p.player == player:
+                return p
+        return None
+
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "path": self.path,

@@ -685,11 +685,23 @@ def replay(
     step: Annotated[bool, typer.Option("--step", help="Step through the hands in a full-screen viewer.")] = False,
     html: Annotated[str | None, typer.Option("--html", metavar="OUT.html", help="Write a replay page.")] = None,
     svg: Annotated[str | None, typer.Option("--svg", metavar="OUT.svg", help="Write the replay as SVG.")] = None,
+    analyse: Annotated[
+        bool, typer.Option("--analyse", help="Show what each card cost, with every card visible (as imp analyse).")
+    ] = False,
+    from_trick: Annotated[
+        int, typer.Option("--from-trick", min=1, help="With --analyse: value the plays from this trick on.")
+    ] = 1,
+    jobs: Annotated[
+        int | None, typer.Option("--jobs", "-j", min=1, help="With --analyse: hands analysed at once.")
+    ] = None,
 ) -> None:
     """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
 
-    `--step` opens a full-screen stepper (press ? there for its keys); `--html`
-    writes one self-contained page to share, `--svg` a picture of the text.
+    `--step` opens a full-screen stepper (press ? there for its keys; `a` there
+    shows the analysis layer); `--html` writes one self-contained page to share,
+    `--svg` a picture of the text. `--analyse` adds each play's cost (see
+    imp analyse) to every form of the replay; a search over whole hands can
+    take long, so `--from-trick` limits it to the last tricks.
 
     Examples:
 
@@ -700,17 +712,26 @@ def replay(
       imp replay night.imp --step
 
       imp replay night.imp --html night.html
+
+      imp replay night.imp --hand 2 --analyse --from-trick 5
     """
     from imptools.check import judge_game
     from imptools.replay import replay_game
 
     inputs = expand([file])
-    games = [replay_game(g, judge_game(g)) for g in read(inputs.paths[0], inputs) if game is None or g.index == game]
+    records = [g for g in read(inputs.paths[0], inputs) if game is None or g.index == game]
+    games = [replay_game(g, judge_game(g)) for g in records]
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     if not games:
         _error(f"{file}: no game {game}" if game else f"{file}: no games")
         raise typer.Exit(EXIT_FOUND)
+    if analyse:
+        from imptools.analyse import Runner, cores, tasks_for
+        from imptools.replay import with_analyses
+
+        results = Runner(jobs or cores()).run(tasks_for(records, None, hand, from_trick))
+        games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
 
@@ -721,7 +742,7 @@ def replay(
             raise typer.Exit(EXIT_OK)
         from imptools.present.stepper import run_stepper
 
-        run_stepper(games, hand=hand, trick=trick)
+        run_stepper(games, hand=hand, trick=trick, records=records)
     elif html or svg:
         if html:
             from imptools.present.replay_page import replay_page

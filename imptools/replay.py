@@ -16,14 +16,17 @@ each card.
 from __future__ import annotations
 
 import bisect
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, fields, is_dataclass
-from typing import Any
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, fields, is_dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from imptools.findings import Finding
 from imptools.record import Game, Hand
 from imptools.rules import CardFace, GameResult, get_ruleset
 from imptools.rules.steps import Detail, Event, State, Step
+
+if TYPE_CHECKING:
+    from imptools.analyse import HandAnalysis, PlayCost
 
 __all__ = [
     "Detail",
@@ -37,6 +40,7 @@ __all__ = [
     "replay",
     "replay_game",
     "step_to_dict",
+    "with_analyses",
 ]
 
 
@@ -67,6 +71,15 @@ class HandReplay:
     totals: Mapping[str, int] | None
     notes: tuple[str, ...] = ()
     facts: tuple[tuple[str, str], ...] = ()
+    analysis: HandAnalysis | None = None
+    """What each card cost (`imp replay --analyse`), when the hand was analysed."""
+
+    def cost_at(self, i: int) -> PlayCost | None:
+        """The analysis of the play at step `i` (None for another event, or a play that was not valued)."""
+        event = self.steps[i].event
+        if self.analysis is None or event.kind != "play":
+            return None
+        return self.analysis.cost_of(event.trick, event.player)
 
     def findings_at(self, i: int) -> tuple[Finding, ...]:
         """The findings to show at step `i`, the hand's opening ones at the first step and closing ones at the last."""
@@ -201,6 +214,13 @@ def replay_game(game: Game, result: GameResult) -> GameReplay:
     )
 
 
+def with_analyses(game: GameReplay, analyses: Iterable[HandAnalysis]) -> GameReplay:
+    """`game` with each hand's analysis attached, matched by game and hand number (`imp replay --analyse`)."""
+    by_hand = {a.hand: a for a in analyses if a.game == game.index}
+    hands = tuple(replace(h, analysis=by_hand.get(h.number, h.analysis)) for h in game.hands)
+    return replace(game, hands=hands)
+
+
 # --------------------------------------------------------------------------- JSON
 
 
@@ -242,8 +262,25 @@ def _finding(f: Finding) -> dict[str, Any]:
     return d
 
 
+def _hand_analysis(h: HandReplay) -> dict[str, Any]:
+    """The analysis of a hand, as `imp replay --analyse --json` shows it beside the steps."""
+    if h.analysis is None:
+        return {}
+    a = h.analysis.to_dict()
+    return {"analysis": {k: a[k] for k in ("from_trick", "skipped", "note") if k in a}}
+
+
+def _step_dict(h: HandReplay, i: int) -> dict[str, Any]:
+    out = {**step_to_dict(h.steps[i]), "findings": [_finding(f) for f in h.findings[i]]}
+    cost = h.cost_at(i)
+    if cost is not None:
+        out["analysis"] = cost.to_dict()
+    return out
+
+
 def game_to_dict(game: GameReplay) -> dict[str, Any]:
-    """A replayed game as plain JSON values: its hands, each with its steps and the findings at each step."""
+    """A replayed game as plain JSON values: its hands, each with its steps and the findings at each step (and,
+    when the hands were analysed, each play's cost)."""
     return {
         "game": game.index,
         "name": game.game_name,
@@ -261,9 +298,8 @@ def game_to_dict(game: GameReplay) -> dict[str, Any]:
                 "facts": _plain(h.facts),
                 "opening": [_finding(f) for f in h.opening],
                 "closing": [_finding(f) for f in h.closing],
-                "steps": [
-                    {**step_to_dict(s), "findings": [_finding(f) for f in fs]} for s, fs in zip(h.steps, h.findings)
-                ],
+                **_hand_analysis(h),
+                "steps": [_step_dict(h, i) for i in range(len(h.steps))],
             }
             for h in game.hands
         ],

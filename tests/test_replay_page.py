@@ -263,3 +263,29 @@ def test_a_phone_wide_page_keeps_seats_apart(browser: Browser, tmp_path: Path, s
     open_page(browser, tmp_path, SAMPLES / f"{sample}.imp", "#g=1&h=1&s=19")
     assert browser.js("document.getElementById('felt').clientWidth") < 400
     assert browser.js(OVERLAPS) == []
+
+
+def test_the_analysis_layer_shows_each_plays_cost(browser: Browser, tmp_path: Path) -> None:
+    from imptools.analyse import analyse_hand
+    from imptools.replay import with_analyses
+
+    rulebook = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
+    if not rulebook.exists():
+        pytest.skip("conformance cases not beside the project")
+    (game,) = read_games(rulebook)
+    analysis = analyse_hand(game, 1, 7)
+    page = tmp_path / "analysed.html"
+    page.write_text(replay_page([with_analyses(replay_game(game, judge_game(game)), [analysis])]), encoding="utf-8")
+    browser.call("Page.navigate", url=page.as_uri())
+    browser.wait("document.readyState === 'complete' && document.getElementById('pos').textContent !== ''")
+    seen = []
+    for _ in range(80):
+        say = browser.js("document.getElementById('say').textContent")
+        cost = browser.js("(document.querySelector('#notes .cost') || {}).textContent || null")
+        if cost is not None:
+            seen.append((say, cost))
+        browser.key("ArrowRight", 39)
+    assert len(seen) == len(analysis.plays) == 8
+    for (say, cost), p in zip(seen, analysis.plays):
+        assert say.startswith(f"{p.player} plays {p.card}")
+        assert cost.startswith(f"cost {p.cost}")

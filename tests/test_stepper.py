@@ -236,3 +236,50 @@ def test_piles_show_their_top_card_and_size() -> None:
         assert "piles 5e/4 4e/4 1b/4 6b/4 5b/4 11e/3" in hands
 
     drive(replayed(SAMPLES / "botifarra-rector-vicar.imp"), script, start=16)
+
+
+@needs_rulebook
+def test_the_analysis_layer_shows_each_plays_cost() -> None:
+    from imptools.analyse import analyse_hand
+
+    (record,) = read_games(RULEBOOK)
+    expected = analyse_hand(record, 1, 7).plays
+    games = [replay_game(record, judge_game(record))]
+
+    async def main() -> None:
+        app = Stepper(games, start_index(games, 1, 7), records=[record])
+        async with app.run_test(size=(80, 24)) as pilot:
+            assert "cost" not in panel(app, "notes")
+            await pilot.press("a")  # the hand is analysed from trick 7, in another process
+            assert "analysing from trick 7" in panel(app, "notes")
+            for _ in range(600):
+                if not app.pending:
+                    break
+                await pilot.pause(0.1)
+            first, second = expected[0], expected[1]
+            assert f"cost {first.cost}" in panel(app, "notes") and first.player in panel(app, "notes")
+            assert "analysis" in str(app.query_one("#status", Static).content)
+            await pilot.press("right")
+            assert f"cost {second.cost}" in panel(app, "notes")
+            await pilot.press("a")  # off again
+            assert "cost" not in panel(app, "notes")
+
+    asyncio.run(main())
+
+
+@needs_rulebook
+def test_quitting_does_not_wait_for_a_long_analysis() -> None:
+    (record,) = read_games(RULEBOOK)
+    games = [replay_game(record, judge_game(record))]
+
+    async def main() -> None:
+        app = Stepper(games, start_index(games, 1, 1), records=[record])
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("a")  # a whole hand: long
+            await pilot.pause(0.5)
+            assert app.pending
+            await pilot.press("q")
+
+    start = time.monotonic()
+    asyncio.run(main())
+    assert time.monotonic() - start < 30

@@ -27,6 +27,35 @@ def costly_line(p: PlayCost) -> Text:
     return line
 
 
+def cost_note(p: PlayCost) -> Text:
+    """A play's cost as the replay shows it beside the card: `cost 9?? (value 17 -> 8; 28 kept the value)`, or a
+    dim `cost 0`."""
+    if p.cost == 0:
+        return Text("cost 0", style="dim")
+    out = Text(f"cost {p.cost}{p.mark}", style=_STYLE.get(p.mark, "yellow"))
+    out.append(f" (value {p.value_before} -> {p.value_after}; {' '.join(p.best)} kept the value)")
+    return out
+
+
+def _totals(a: HandAnalysis) -> str:
+    totals: dict[str, int] = {}
+    for p in a.plays:
+        totals[p.player] = totals.get(p.player, 0) + p.cost
+    return ", ".join(f"{k} {v}" for k, v in totals.items())
+
+
+def analysis_summary(a: HandAnalysis) -> Text:
+    """One line for the end of a replayed hand: what the analysis covered and each player's total cost."""
+    out = Text("Analysis", style="bold")
+    if a.skipped is not None:
+        return out.append(f": not analysed, {a.skipped}")
+    out.append(f" (every card visible, from trick {a.from_trick}): ")
+    out.append(f"total cost {_totals(a)}" if a.plays else "no play valued")
+    if a.note is not None:
+        out.append(f"; {a.note}", style="italic")
+    return out
+
+
 def analysis_lines(a: HandAnalysis) -> list[Text]:
     """The lines for one hand: a heading, then each trick (plays that cost nothing compactly, on one line)."""
     head = Text(_where(a), style="bold")
@@ -40,11 +69,8 @@ def analysis_lines(a: HandAnalysis) -> list[Text]:
         if free:
             out.append(Text(f"  trick {trick}: " + ", ".join(f"{p.player} {p.card}" for p in free) + " cost nothing"))
         out.extend(costly_line(p) for p in group if p.cost > 0)
-    totals: dict[str, int] = {}
-    for p in a.plays:
-        totals[p.player] = totals.get(p.player, 0) + p.cost
-    if totals:
-        out.append(Text("  total cost: " + ", ".join(f"{k} {v}" for k, v in totals.items())))
+    if a.plays:
+        out.append(Text("  total cost: " + _totals(a)))
     if a.note is not None:
         out.append(Text(f"  note: {a.note}", style="italic"))
     return out

@@ -55,6 +55,9 @@ def _step(game: GameReplay, hand: HandReplay, i: int, step: Step) -> dict[str, A
         out["m"] = e.mark
     if e.text:
         out["x"] = e.text
+    cost = hand.cost_at(i)
+    if cost is not None:
+        out["a"] = [cost.cost, cost.mark, cost.value_before, cost.value_after, list(cost.best)]
     findings = hand.findings_at(i)
     if findings:
         out["f"] = [_finding(f) for f in findings]

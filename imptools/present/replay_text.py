@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from imptools.findings import Finding
+from imptools.present.analysis import analysis_summary, cost_note
 from imptools.present.cards import card_label, card_text, describe, finding_text, plain_card, title
 from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import Step
@@ -155,7 +156,11 @@ def _trick_block(
         e = steps[i].event
         if e.kind == "play":
             card = card_label(e.cards[0], game, colour, e.mark) if e.cards else Text("?")
-            grid.add_row(e.player or "?", card, _notes_and_findings(e.notes, hand.findings[i]))
+            extra = _notes_and_findings(e.notes, hand.findings[i])
+            cost = hand.cost_at(i)
+            if cost is not None:
+                extra = Text.assemble(cost_note(cost), "\n" if extra else "", extra)
+            grid.add_row(e.player or "?", card, extra)
         else:
             line = Text(f"{e.player} takes the trick" if e.player else "the trick ends", style="bold")
             changed = [x for x in _detail(steps[i]) if x not in _detail(first)]
@@ -188,6 +193,8 @@ def _hand_end(game: GameReplay, hand: HandReplay, colour: bool) -> RenderableTyp
         parts.append(Text("Not scored: " + ("the hand is incomplete" if not hand.complete else "it cannot be scored")))
     if hand.totals is not None:
         parts.append(_scores_line("Total", dict(hand.totals), game.players))
+    if hand.analysis is not None:
+        parts.append(analysis_summary(hand.analysis))
     if e.kind != "end" and hand.findings[-1]:
         parts.append(_notes_and_findings((), hand.findings[-1]))
     if hand.closing:

@@ -6,19 +6,27 @@ The keys (also shown by `?`):
     Down / j / n     end of the next trick         Up / k / p       end of the previous trick
     PgDn / ]         next hand                     PgUp / [         previous hand
     Home / End       start / end of this hand
-    f / F            next / previous finding
+    f / F            next / previous finding       a                analysis layer on / off
     ?                these keys                    q / Esc          quit
 
 Panels: the table (the trick being played, its leader marked), each player's
 cards as far as the record shows them, the game's own state, the score sheet,
 and the comments, marks and findings at this step. It needs no mouse and fits
 an 80x24 terminal.
+
+The analysis layer (`a`, or `imp replay --step --analyse`) adds what each card
+cost (`imptools.analyse`): a hand not analysed yet is analysed from the trick on
+screen, in a separate process so that the keys stay live and `q` never waits.
 """
 
 from __future__ import annotations
 
+import contextlib
+import multiprocessing
+import sys
 from collections.abc import Sequence
 from dataclasses import dataclass
+from multiprocessing.pool import AsyncResult, Pool
 from typing import ClassVar
 
 from rich.console import Group, RenderableType
@@ -31,7 +39,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from imptools.analyse import HandAnalysis, Task, run_task
+from imptools.present.analysis import analysis_summary, cost_note
 from imptools.present.cards import card_text, describe, finding_text, sort_cards, table_at
+from imptools.record import Game
 from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import KNOWN_FROM_DEAL
 
@@ -41,6 +52,7 @@ Down / j / n    next trick           Up / k / p      previous trick
 PgDn / ]        next hand            PgUp / [        previous hand
 Home / End      start / end of the hand
 f / F           next / previous finding
+a               analysis: what each card cost, with every card visible
 ?               these keys           q / Esc         quit
 
 Cards known from the deal are shown bright; cards known only
@@ -110,15 +122,26 @@ class Stepper(App[None]):
         Binding("end", "edge(1)", "End", show=False),
         Binding("f", "finding(1)", "Finding"),
         Binding("F,shift+f", "finding(-1)", "Finding back", show=False),
+        Binding("a", "analysis", "Analysis"),
         Binding("question_mark", "keys", "Keys", key_display="?"),
         Binding("q,escape", "quit", "Quit"),
     ]
 
-    def __init__(self, games: Sequence[GameReplay], start: int = 0) -> None:
+    def __init__(self, games: Sequence[GameReplay], start: int = 0, records: Sequence[Game] = ()) -> None:
         super().__init__()
         self.games = list(games)
         self.positions = positions(self.games)
         self.index = max(0, min(start, len(self.positions) - 1))
+        self.records = {g.index: g for g in records}
+        self.analyses: dict[tuple[int, int], HandAnalysis] = {
+            (g, h): hand.analysis
+            for g, game in enumerate(self.games)
+            for h, hand in enumerate(game.hands)
+            if hand.analysis is not None
+        }
+        self.layer = bool(self.analyses)
+        self.pending: dict[tuple[int, int], tuple[int, AsyncResult[HandAnalysis]]] = {}
+        self._pool: Pool | None = None
 
     # ----------------------------------------------------------------------- layout
 
@@ -144,7 +167,12 @@ class Stepper(App[None]):
         ):
             self.query_one(f"#{name}", Static).border_title = label
         self.query_one("#handsbox", VerticalScroll).border_title = "Hands"
+        self.set_interval(0.2, self._collect)
         self.show()
+
+    def on_unmount(self) -> None:
+        if self._pool is not None:
+            self._pool.terminate()
 
     # ----------------------------------------------------------------------- where we are
 
@@ -222,6 +250,68 @@ class Stepper(App[None]):
             i += step
         self.notify("No more findings that way.", timeout=2)
 
+    def action_analysis(self) -> None:
+        """Show or hide what each card cost."""
+        self.layer = not self.layer
+        self.show()
+
+    # ----------------------------------------------------------------------- the analysis layer
+
+    def _analysis(self) -> HandAnalysis | None:
+        return self.analyses.get((self.position.game, self.position.hand))
+
+    def _want_analysis(self) -> None:
+        """With the layer on, analyse this hand from the trick on screen when no analysis covers that trick yet."""
+        key = (self.position.game, self.position.hand)
+        record = self.records.get(self._game().index)
+        trick = table_at(self._hand(), self.position.step).trick or 1
+        done = self.analyses.get(key)
+        if not self.layer or record is None or key in self.pending:
+            return
+        if done is not None and (done.skipped is not None or done.from_trick <= trick):
+            return
+        if self._pool is None:
+            # the worker starts with the real stderr: Textual's stand-in for it has no file descriptor
+            with contextlib.redirect_stderr(sys.__stderr__):
+                self._pool = multiprocessing.get_context("spawn").Pool(1)
+        task = Task(record, self._hand().number, trick)
+        self.pending[key] = (trick, self._pool.apply_async(run_task, (task,)))
+
+    def _collect(self) -> None:
+        """Take in the analyses that have finished."""
+        finished = [k for k, (_, r) in self.pending.items() if r.ready()]
+        for key in finished:
+            _, result = self.pending.pop(key)
+            try:
+                self.analyses[key] = result.get()
+            except Exception as exc:  # the search failed: say so rather than wait for ever
+                self.notify(f"The analysis failed: {exc}", severity="error", timeout=5)
+        if finished:
+            self.show()
+
+    def analysis_text(self) -> Text | None:
+        """The layer's line for this step: the play's cost, or why there is none (None with the layer off)."""
+        if not self.layer:
+            return None
+        key = (self.position.game, self.position.hand)
+        hand, i = self._hand(), self.position.step
+        if key in self.pending:
+            return Text(f"analysing from trick {self.pending[key][0]}…", style="dim italic")
+        a = self._analysis()
+        if a is None:
+            if self._game().index not in self.records:
+                return Text("no analysis for this hand", style="dim")
+            return Text("analysis: step to a play", style="dim")
+        if a.skipped is not None:
+            return Text(f"not analysed: {a.skipped}", style="dim")
+        event = hand.steps[i].event
+        cost = a.cost_of(event.trick, event.player) if event.kind == "play" else None
+        if cost is not None:
+            return cost_note(cost)
+        if i == len(hand.steps) - 1:
+            return analysis_summary(a)
+        return None
+
     def action_keys(self) -> None:
         """Show the keys."""
         self.push_screen(HelpScreen())
@@ -229,7 +319,8 @@ class Stepper(App[None]):
     # ----------------------------------------------------------------------- drawing
 
     def show(self) -> None:
-        """Fill every panel for the current step."""
+        """Fill every panel for the current step (and, with the analysis layer on, ask for this hand's analysis)."""
+        self._want_analysis()
         game, hand, i = self._game(), self._hand(), self.position.step
         step = hand.steps[i]
         trick = table_at(hand, i)
@@ -240,6 +331,8 @@ class Stepper(App[None]):
             f" · step {i + 1}/{len(hand.steps)} · ",
             (describe(step.event, game), "bold"),
         )
+        if self.layer:
+            status.append(" · analysis", style="magenta")
         self.query_one("#status", Static).update(status)
         self.query_one("#table", Static).update(self.table_panel())
         self.query_one("#state", Static).update(self.state_panel())
@@ -372,6 +465,10 @@ class Stepper(App[None]):
             out.append_text(finding_text(f))
         if i == len(hand.steps) - 1 and hand.scores is not None:
             out.append("\nscore  " + "  ".join(f"{p} {v}" for p, v in hand.scores.items()))
+        layer = self.analysis_text()
+        if layer is not None:
+            out.append("\n")
+            out.append_text(layer)
         return out
 
 
@@ -386,6 +483,8 @@ def start_index(games: Sequence[GameReplay], hand: int | None, trick: int | None
     return 0
 
 
-def run_stepper(games: Sequence[GameReplay], hand: int | None = None, trick: int | None = None) -> None:
-    """Run the stepper full-screen until the player quits."""
-    Stepper(games, start_index(games, hand, trick)).run()
+def run_stepper(
+    games: Sequence[GameReplay], hand: int | None = None, trick: int | None = None, records: Sequence[Game] = ()
+) -> None:
+    """Run the stepper full-screen until the player quits (`records`: the games as read, for the analysis layer)."""
+    Stepper(games, start_index(games, hand, trick), records).run()

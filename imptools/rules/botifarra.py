@@ -9,6 +9,7 @@ machinery every trick-taking game shares (`imptools.rules.tricks`).
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, replace
@@ -74,14 +75,18 @@ def rank_of(card: int) -> int:
     return card % 12 + 1
 
 
+_STRENGTH_OF = tuple(_STRENGTH[c % 12 + 1] for c in range(48))
+_POINTS_OF = tuple(POINTS.get(c % 12 + 1, 0) for c in range(48))
+
+
 def strength(card: int) -> int:
     """How high a card ranks in its suit: 12 for the 9, 1 for the 2."""
-    return _STRENGTH[rank_of(card)]
+    return _STRENGTH_OF[card]
 
 
 def points(card: int) -> int:
     """The card's points: 9=5, 1=4, 12=3, 11=2, 10=1, others 0."""
-    return POINTS.get(rank_of(card), 0)
+    return _POINTS_OF[card]
 
 
 def is_point(card: int) -> bool:
@@ -104,6 +109,7 @@ def describe(card: int) -> str:
     return f"the {card_name(card)}"
 
 
+@functools.lru_cache(maxsize=1024)
 def card_number(text: str) -> int | None:
     """The engine card a token spells (None when it is no Botifarra card), whatever the deck.
 
@@ -114,6 +120,7 @@ def card_number(text: str) -> int | None:
     return None if m is None else make(int(m.group(1)), SUITS.index(m.group(2).lower()))
 
 
+@functools.lru_cache(maxsize=8)
 def deck(players: int) -> frozenset[int]:
     """The cards in play: 48, or 36 with three players (no 2, 3 or 4).
 
@@ -139,13 +146,14 @@ def trick_winner(cards: Sequence[int], trump: int | None) -> int:
     >>> trick_winner([make(11, 1), make(9, 1), make(2, 0), make(1, 1)], 0)
     2
     """
-    led = suit_of(cards[0])
-
-    def rank(i: int) -> tuple[int, int]:
-        s = suit_of(cards[i])
-        return (2 if s == trump else 1 if s == led else 0, strength(cards[i]))
-
-    return max(range(len(cards)), key=rank)
+    led = cards[0] // 12
+    win, best = 0, -1
+    for i, c in enumerate(cards):
+        s = c // 12
+        rank = (32 if s == trump else 16 if s == led else 0) + _STRENGTH_OF[c]
+        if rank > best:
+            win, best = i, rank
+    return win
 
 
 # --------------------------------------------------------------------------- play obligations
@@ -497,7 +505,7 @@ TARGET = 101
 
 def card_points(cards: Iterable[int]) -> int:
     """The points in some cards."""
-    return sum(points(c) for c in cards)
+    return sum(map(_POINTS_OF.__getitem__, cards))
 
 
 def hand_points(cards: Iterable[int], tricks: int) -> int:
@@ -700,19 +708,36 @@ class _Tally:
 
     won: dict[str, list[int]]
     tricks: dict[str, int]
+    card_points: dict[str, int]
+
+    def take(self, winner: str, cards: Sequence[int]) -> None:
+        """The winner of a trick takes its cards."""
+        self.won[winner].extend(cards)
+        self.tricks[winner] += 1
+        self.card_points[winner] += card_points(cards)
+
+    def give_back(self, winner: str, cards: int) -> None:
+        """Undo the winner's last `take` of a trick of `cards` cards."""
+        self.card_points[winner] -= card_points(self.won[winner][-cards:])
+        del self.won[winner][-cards:]
+        self.tricks[winner] -= 1
 
     def points(self, setup: Setup) -> dict[str, int]:
         """Each side's points (by side name) so far."""
         if setup.two_player:
-            cards = {p: card_points(self.won[p]) for p in setup.players}
-            return two_player_points(cards, self.tricks)
+            return two_player_points(self.card_points, self.tricks)
         return {
-            side_name(side): sum(hand_points(self.won[p], self.tricks[p]) for p in side)
-            for side in setup.seating.sides()
+            name: sum(self.card_points[p] + self.tricks[p] for p in side) for name, side in _named_sides(setup.seating)
         }
 
     def side_tricks(self, setup: Setup) -> dict[str, int]:
-        return {side_name(side): sum(self.tricks[p] for p in side) for side in setup.seating.sides()}
+        return {name: sum(self.tricks[p] for p in side) for name, side in _named_sides(setup.seating)}
+
+
+@functools.lru_cache(maxsize=64)
+def _named_sides(seating: Seating) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Each side of a seating with its name."""
+    return tuple((side_name(side), side) for side in seating.sides())
 
 
 class Botifarra(TrickRuleset):
@@ -779,7 +804,7 @@ class Botifarra(TrickRuleset):
         setup = table
         report = Reporter(game, hand)
         calls, call_lines = self._calls(setup, hand, dealer, report)
-        tally = _Tally({p: [] for p in setup.players}, dict.fromkeys(setup.players, 0))
+        tally = _Tally({p: [] for p in setup.players}, dict.fromkeys(setup.players, 0), dict.fromkeys(setup.players, 0))
         tricks = hand.tricks
 
         def settle(played: Played) -> int:
@@ -788,9 +813,7 @@ class Botifarra(TrickRuleset):
             else:
                 named = _named_next_leader(tricks, played)
                 win = trick_winner(played.cards, None) if named is None else named
-            winner = played.who[win]
-            tally.won[winner].extend(played.cards)
-            tally.tricks[winner] += 1
+            tally.take(played.who[win], played.cards)
             played.after = (tally.points(setup), tally.side_tricks(setup))
             return win
 
@@ -1139,7 +1162,9 @@ class BotifarraPosition:
         self.piles: dict[str, list[list[int]]] = piles if piles is not None else {p: [] for p in setup.players}
         self.leader = 0
         self.trick: list[int] = []
-        self.tally = _Tally({p: [] for p in setup.players}, dict.fromkeys(setup.players, 0))
+        self.tally = _Tally(
+            {p: [] for p in setup.players}, dict.fromkeys(setup.players, 0), dict.fromkeys(setup.players, 0)
+        )
         self._undo: list[tuple[str, int, int, int, list[int], str | None]] = []
 
     def to_move(self) -> str:
@@ -1179,8 +1204,7 @@ class BotifarraPosition:
         if len(self.trick) == self.per_trick:
             win = trick_winner(self.trick, self.trump)
             winner = self.player_of(win)
-            self.tally.won[winner].extend(self.trick)
-            self.tally.tricks[winner] += 1
+            self.tally.take(winner, self.trick)
             self.leader = (self.leader + win) % self.per_trick
             self.trick = []
         self._undo.append((player, card, k, leader, before, winner))
@@ -1188,8 +1212,7 @@ class BotifarraPosition:
     def undo(self) -> None:
         player, card, k, self.leader, self.trick, winner = self._undo.pop()
         if winner is not None:
-            del self.tally.won[winner][-self.per_trick :]
-            self.tally.tricks[winner] -= 1
+            self.tally.give_back(winner, self.per_trick)
         if k >= 0:
             self.piles[player][k].insert(0, card)
         else:

@@ -238,6 +238,9 @@ def dealt_twice(hand: Hand, resolve: Resolve) -> set[int]:
     return twice
 
 
+_DEALT_EVIDENCE = "dealt to them and not played before"
+
+
 class Holdings:
     """What the record proves each player held just before each of their plays.
 
@@ -274,6 +277,7 @@ class Holdings:
             self._seq.setdefault(k, []).append((t, i, c))
             self._owner[(t, i)] = k
         self._player = {(t, i): p for t, i, p, _ in plays}
+        self._evidence = [f"played in trick {n}" for n in self._trick_no]
 
     def before(self, t: int, i: int) -> dict[int, str]:
         """The cards the player of play `i` of trick index `t` is known to hold just before it, with the evidence.
@@ -286,14 +290,15 @@ class Holdings:
         out: dict[int, str] = {}
         player = self._player[(t, i)]
         gone: set[int] = set()
+        evidence = self._evidence
         for tt, ii, c in seq:
-            if (tt, ii) >= (t, i):
-                out[c] = f"played in trick {self._trick_no[tt]}"
+            if tt > t or (tt == t and ii >= i):
+                out[c] = evidence[tt]
             else:
                 gone.add(c)
         for c in self._dealt.get(player, ()):
             if c not in gone and c not in out:
-                out[c] = "dealt to them and not played before"
+                out[c] = _DEALT_EVIDENCE
         return out
 
     def proof(self, t: int, i: int, wanted: Callable[[int], bool]) -> tuple[tuple[int, ...], str] | None:
