@@ -643,6 +643,9 @@ class _Assembler:
         self.hands: list[Hand] = []
         self.hand: Hand | None = None
         self.hand_lines: list[HandLine] = []
+        self.first_play_or_score: Trick | ScoreLine | None = None
+        """The hand's first trick or score line so far (what a line before the tricks must not follow)."""
+        self.first_score: ScoreLine | None = None
         self.pending_comments: list[CommentLine] = []
         self.game_line = 0
         self.game_findings: list[Finding] = []
@@ -689,6 +692,7 @@ class _Assembler:
             self.hands.append(replace(self.hand, lines=tuple(self.hand_lines)))
             self.hand = None
             self.hand_lines = []
+            self.first_play_or_score = self.first_score = None
 
     def _game(self) -> Game:
         self._close_hand()
@@ -789,6 +793,7 @@ class _Assembler:
         self.hands = []
         self.hand = None
         self.hand_lines = []
+        self.first_play_or_score = self.first_score = None
         self.game_line = line
 
     def error(self, message: str, line: int, column: int, trick: int | None = None) -> None:
@@ -855,17 +860,15 @@ class _Assembler:
             return
         if self.hand is None:
             self._place_pending_comments()
-            kind = type(element).__name__.lower()
             self.error(
                 f"This {_kind(element)} line comes before any `hand N` line: it belongs inside a hand",
                 element.line,
                 element.column,
             )
-            del kind
             return
         self._place_pending_comments()
         if isinstance(element, _BEFORE_TRICKS):
-            after = next((x for x in self.hand_lines if isinstance(x, (Trick, ScoreLine))), None)
+            after: Trick | ScoreLine | None = self.first_play_or_score
             if after is not None:
                 self.error(
                     f"This {_kind(element)} line comes after {_kind(after)} (line {after.line}): "
@@ -875,15 +878,19 @@ class _Assembler:
                 )
         elif isinstance(element, Trick):
             element = self._leader_colon(element)
-            after = next((x for x in self.hand_lines if isinstance(x, ScoreLine)), None)
-            if after is not None:
+            score = self.first_score
+            if score is not None:
                 self.error(
-                    f"Trick {element.number} comes after the {after.kind} line (line {after.line}): "
+                    f"Trick {element.number} comes after the {score.kind} line (line {score.line}): "
                     "score and total come after the last trick",
                     element.line,
                     element.column,
                     trick=element.number,
                 )
+        if self.first_play_or_score is None and isinstance(element, (Trick, ScoreLine)):
+            self.first_play_or_score = element
+        if self.first_score is None and isinstance(element, ScoreLine):
+            self.first_score = element
         self.hand_lines.append(element)
 
     def _leader_colon(self, trick: Trick) -> Trick:
