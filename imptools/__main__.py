@@ -1,5 +1,5 @@
 """`python -m imptools` runs the `imp` command line."""
 
-from imptools.cli import main
+from imptools.commands import main
 
 main()

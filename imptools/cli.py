@@ -6,20 +6,34 @@ presenter and sets the exit status; no rule is decided here.
 
 from __future__ import annotations
 
-import contextlib
-import io
 import itertools
-import os
 import sys
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from imptools.files import ChangedError, Snapshot, shown, write_atomically
-from imptools.findings import INTERNAL, Finding
+from imptools.commands import (
+    EXIT_FOUND,
+    EXIT_INTERNAL,
+    EXIT_OK,
+    EXIT_UNREADABLE,
+    STDIN,
+    _console,
+    _error,
+    _internal,
+    _jobs,
+    _judged,
+    _print_json,
+    _unreadable,
+    expand,
+    main,
+    read,
+    read_bytes,
+    validate_files,
+)
+from imptools.files import ChangedError, Snapshot, write_atomically
+from imptools.findings import Finding
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -27,8 +41,7 @@ if TYPE_CHECKING:
     from imptools.record import Game
     from imptools.rules.base import GameResult
 
-STDIN = "-"
-EXIT_OK, EXIT_FOUND, EXIT_UNREADABLE, EXIT_INTERNAL = 0, 1, 2, 3
+__all__ = ["app", "main"]
 
 app = typer.Typer(
     name="imp",
@@ -62,171 +75,6 @@ JobsOpt = Annotated[
 ]
 
 
-def _jobs(jobs: int | None) -> int:
-    from imptools.parallel import default_jobs
-
-    return jobs if jobs is not None else default_jobs()
-
-
-# --------------------------------------------------------------------------- inputs
-
-
-@dataclass
-class Inputs:
-    """The files a command was given, expanded; the ones that could not be read; failures of imptools itself.
-
-    `unreadable` maps a path to why it could not be read; `internal` holds an
-    `internal` finding for each file or game on which imptools itself failed.
-    """
-
-    paths: list[str] = field(default_factory=list)
-    unreadable: dict[str, str] = field(default_factory=dict)
-    internal: list[Finding] = field(default_factory=list)
-
-    def unreadable_list(self) -> list[dict[str, str]]:
-        """The `unreadable` list of the JSON outputs: one object per file, with `path` and `message`."""
-        return [{"path": shown(p), "message": m} for p, m in self.unreadable.items()]
-
-    def status(self, errors: bool) -> int:
-        """The exit status: 3 when imptools failed somewhere, else 2 when a file could not be read, else 1 or 0."""
-        if self.internal:
-            return EXIT_INTERNAL
-        if self.unreadable:
-            return EXIT_UNREADABLE
-        return EXIT_FOUND if errors else EXIT_OK
-
-
-def expand(files: list[str]) -> Inputs:
-    """Expand folders into the `.imp` files under them; `-` stays standard input.
-
-    A folder holding no `.imp` file counts as a file that cannot be read.
-    """
-    inputs = Inputs()
-    for name in files:
-        if name == STDIN:
-            inputs.paths.append(STDIN)
-        elif os.path.isdir(name):
-            try:
-                found = sorted(str(p) for p in Path(name).rglob("*.imp") if not p.is_dir())
-            except OSError as exc:
-                _unreadable(inputs, name, f"cannot search the folder: {exc.strerror or exc}")
-                continue
-            if not found:
-                _unreadable(inputs, name, "a folder with no .imp file in it")
-            inputs.paths.extend(found)
-        else:
-            inputs.paths.append(name)
-    return inputs
-
-
-def _unreadable(inputs: Inputs, path: str, reason: str) -> None:
-    inputs.unreadable[path] = reason
-    _error(f"cannot read {shown(path)}: {reason}")
-
-
-def read(path: str, inputs: Inputs) -> Iterator[Game]:
-    """The games of one input; a file that cannot be read is noted and yields nothing more.
-
-    A failure of the reader itself (a bug) becomes an `internal` finding in
-    `inputs.internal`; the games read before it are kept.
-    """
-    from imptools.reader import read_games
-
-    name = "<stdin>" if path == STDIN else shown(path)
-    last = 0
-    try:
-        games = read_games(sys.stdin.buffer, path=name) if path == STDIN else read_games(Path(path), path=name)
-        for game in games:
-            last = game.index
-            yield game
-    except OSError as exc:
-        _unreadable(inputs, path, exc.strerror or str(exc))
-    except Exception as exc:  # a bug in the reader must not stop the batch
-        inputs.internal.append(_reader_failure(name, last, f"{type(exc).__name__}: {exc}"))
-
-
-def _reader_failure(name: str, last: int, what: str) -> Finding:
-    """The `internal` finding for a failure of the reader itself after game `last` of a file."""
-    return Finding(
-        INTERNAL,
-        f"imptools failed while reading this file after game {last} ({what}); "
-        "the rest of the file is not read. This is a bug in imptools: please report it with this record",
-        None,
-        None,
-        name,
-        last + 1,
-    )
-
-
-def read_bytes(data: bytes, path: str, inputs: Inputs) -> Iterator[Game]:
-    """The games of content already read (`fmt` reads a file once, to compare and to rewrite it safely)."""
-    from imptools.reader import read_games
-
-    try:
-        yield from read_games(io.BytesIO(data), path="<stdin>" if path == STDIN else shown(path))
-    except Exception as exc:  # a bug in the reader must not stop the batch
-        inputs.internal.append(
-            Finding(INTERNAL, f"imptools failed while reading this file ({type(exc).__name__}: {exc})", path=path)
-        )
-
-
-def _error(message: str) -> None:
-    sys.stderr.write(f"imp: {message}\n")
-
-
-def _console(stderr: bool = False) -> Console:
-    from rich.console import Console
-
-    return Console(stderr=stderr, highlight=False, soft_wrap=True)
-
-
-def _progress(total: int, console: Console) -> Any:
-    """A progress bar on a terminal's stderr for long batches; otherwise nothing."""
-    from contextlib import nullcontext
-
-    if total < 20 or not console.is_terminal:
-        return nullcontext(None)
-    from rich.progress import Progress
-
-    return Progress(console=console, transient=True)
-
-
-def _print_json(obj: Any) -> None:
-    import orjson
-
-    sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
-    sys.stdout.flush()
-
-
-def _judged(inputs: Inputs, jobs: int = 1, whole_games: bool = True) -> Iterator[tuple[str, Game, GameResult]]:
-    from imptools.check import judge_game
-    from imptools.parallel import judged_in_pool, worth_a_pool
-
-    if worth_a_pool(inputs.paths, jobs):
-
-        def unreadable(path: str, exc: OSError) -> None:
-            _unreadable(inputs, path, exc.strerror or str(exc))
-
-        def failed(path: str, last: int, what: str) -> None:
-            inputs.internal.append(_reader_failure(shown(path), last, what))
-
-        yield from judged_in_pool(inputs.paths, jobs, whole_games, unreadable, failed, shown)
-        return
-
-    err = _console(stderr=True)
-    with _progress(len(inputs.paths), err) as progress:
-        task = progress.add_task("reading", total=len(inputs.paths)) if progress else None
-        for path in inputs.paths:
-            for game in read(path, inputs):
-                yield path, game, judge_game(game)
-            if progress:
-                progress.update(task, advance=1, description=Path(path).name)
-
-
-def _internal(result: GameResult) -> list[Finding]:
-    return [f for f in result.all_findings() if f.code == INTERNAL]
-
-
 # --------------------------------------------------------------------------- validate
 
 
@@ -245,38 +93,7 @@ def validate(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> No
 
       imp validate --json records/ > findings.json
     """
-    inputs = expand(files)
-    findings: list[Finding] = []
-    games = 0
-    judged_internal: list[Finding] = []
-    for _path, _game, result in _judged(inputs, _jobs(jobs), whole_games=False):
-        games += 1
-        findings.extend(result.all_findings())
-        judged_internal.extend(_internal(result))
-    findings.extend(inputs.internal)  # so far, the reader's own failures
-    inputs.internal.extend(judged_internal)
-    errors = sum(1 for f in findings if f.is_error)
-    warnings = len(findings) - errors
-    if json:
-        _print_json(
-            {
-                "findings": [f.to_dict() for f in findings],
-                "unreadable": inputs.unreadable_list(),
-                "summary": {
-                    "files": len(inputs.paths),
-                    "games": games,
-                    "errors": errors,
-                    "warnings": warnings,
-                    "unreadable": len(inputs.unreadable),
-                    "internal": len(inputs.internal),
-                },
-            }
-        )
-    else:
-        from imptools.present.report import print_findings
-
-        print_findings(_console(), findings, files=len(inputs.paths), games=games)
-    raise typer.Exit(inputs.status(errors > 0))
+    raise typer.Exit(validate_files(files, json, jobs))
 
 
 # --------------------------------------------------------------------------- score
@@ -872,42 +689,3 @@ def _main(
 
         print(f"imp {__version__}")
         raise typer.Exit()
-
-
-def _plain_validate(argv: list[str]) -> int | None:
-    """`imp validate [--json] FILE...` run without Typer's option parsing, which costs more than
-    checking a small file; None for any other command line (Typer parses it)."""
-    files = [a for a in argv[1:] if a != "--json"]
-    if argv[:1] != ["validate"] or not files or any(a.startswith("-") and a != STDIN for a in files):
-        return None
-    try:
-        validate(files, json=len(files) < len(argv) - 1)
-    except typer.Exit as done:
-        return done.exit_code
-    return EXIT_OK
-
-
-def main() -> None:
-    """Entry point: run the app; no traceback reaches a user."""
-    try:
-        status = _plain_validate(sys.argv[1:])
-        if status is not None:
-            raise SystemExit(status)
-        app(prog_name="imp")
-    except KeyboardInterrupt:
-        raise SystemExit(130) from None
-    except BrokenPipeError:
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        raise SystemExit(EXIT_FOUND) from None
-    except Exception as exc:
-        _error(f"internal error: {type(exc).__name__}: {exc}")
-        _error("this is a bug in imptools; please report it with the record that caused it")
-        if "--json" in sys.argv[1:] and sys.argv[1:2] in (["validate"], ["score"]):
-            # the promise of --json holds even here: one whole JSON document, saying what happened
-            failure = Finding(INTERNAL, f"imptools failed ({type(exc).__name__}: {exc}); please report it")
-            with contextlib.suppress(Exception):
-                if sys.argv[1] == "validate":
-                    _print_json({"findings": [failure.to_dict()], "unreadable": []})
-                else:
-                    _print_json({"games": [], "internal": [failure.to_dict()], "unreadable": []})
-        raise SystemExit(EXIT_INTERNAL) from None

@@ -1,12 +1,19 @@
-"""`imp validate [--json] FILE...` skips Typer's option parsing: same output and exit status as through Typer."""
+"""`imp validate [--json] FILE...` skips Typer (and, into a pipe, Rich): same output and exit status as through them."""
 
 from __future__ import annotations
 
+import io
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
-from imptools import cli
+from imptools import cli, commands
+from imptools.check import judge_game
+from imptools.present.report import print_findings, write_findings
+from imptools.reader import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -15,7 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_plain_validate_is_typer_validate(json: bool, capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(p) for p in sorted((ROOT / "samples").glob("*.imp"))] + ["missing.imp"]
     argv = ["validate", *(["--json"] if json else []), *files]
-    status = cli._plain_validate(argv)
+    status = commands._plain_validate(argv)
     plain = capsys.readouterr()
     with pytest.raises(SystemExit) as typer_exit:
         cli.app(argv)
@@ -26,4 +33,35 @@ def test_plain_validate_is_typer_validate(json: bool, capsys: pytest.CaptureFixt
 
 @pytest.mark.parametrize("argv", [[], ["score", "x.imp"], ["validate"], ["validate", "--jobs", "2", "x.imp"]])
 def test_other_command_lines_go_to_typer(argv: list[str]) -> None:
-    assert cli._plain_validate(argv) is None
+    assert commands._plain_validate(argv) is None
+
+
+def test_the_plain_report_is_richs_report_off_a_terminal() -> None:
+    shared = ROOT.parent / "shared" / "conformance"
+    records = sorted((ROOT / "samples").glob("*.imp")) + sorted(shared.glob("*/*.imp"))
+    assert len(records) > 20
+    for record in records:
+        findings = [f for g in read_games(record, path=str(record)) for f in judge_game(g).all_findings()]
+        rich_out = io.StringIO()
+        print_findings(Console(file=rich_out, highlight=False, soft_wrap=True), findings, files=1, games=3)
+        plain = io.StringIO()
+        write_findings(plain, findings, files=1, games=3)
+        assert plain.getvalue() == rich_out.getvalue(), record
+
+
+def test_validate_into_a_pipe_imports_neither_typer_nor_rich_nor_lark(tmp_path: Path) -> None:
+    from imptools.simulate import Options, simulate
+
+    sample = tmp_path / "one-hand.imp"  # plain lines: the fast path reads them all, Lark is never needed
+    sample.write_text("".join(simulate(Options("bottle-imp", ("Adam", "Betty", "Carl", "Dora"), None))), "utf-8")
+    run = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "imptools", "validate", str(sample)],
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        check=False,
+    )
+    assert run.returncode == 0 and run.stdout.endswith("0 errors, 0 warnings in 1 file (1 game)\n")
+    imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
+    assert "imptools.check" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("typer", "rich", "lark", "pydantic", "click")}
