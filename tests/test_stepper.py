@@ -251,7 +251,7 @@ def test_the_analysis_layer_shows_each_plays_cost() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             assert "cost" not in panel(app, "notes")
             await pilot.press("a")  # the hand is analysed from trick 7, in another process
-            assert "analysing from trick 7" in panel(app, "notes")
+            assert app.pending or app.analyses
             for _ in range(600):
                 if not app.pending:
                     break
@@ -277,7 +277,7 @@ def test_quitting_does_not_wait_for_a_long_analysis() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.press("a")  # a whole hand: long
             await pilot.pause(0.5)
-            assert app.pending
+            assert app.pending and "analysing from trick 1" in panel(app, "notes")
             await pilot.press("q")
 
     start = time.monotonic()
