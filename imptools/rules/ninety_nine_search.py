@@ -21,7 +21,6 @@ tricks taken than bid, or more needed than are left) counting as one value.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from itertools import pairwise
 
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand
@@ -51,6 +50,24 @@ DEAD = -1
 
 Saved = tuple[int, tuple[int, ...], int] | None
 """What `undo` needs after a trick was settled (the leader, the trick and its winner's seat); None within a trick."""
+
+
+def _relative() -> list[int]:
+    """`table[live << 9 | cards]`: the cards of one suit (a subset of the suit's live cards) as ranks among the
+    live ones, the lowest live card becoming bit 0."""
+    table = [0] * (1 << 18)
+    for live in range(512):
+        ranks = [r for r in range(9) if live >> r & 1]
+        sub = live
+        while True:
+            table[live << 9 | sub] = sum(1 << i for i, r in enumerate(ranks) if sub >> r & 1)
+            if not sub:
+                break
+            sub = (sub - 1) & live
+    return table
+
+
+_RELATIVE = _relative()
 
 
 def _bits(mask: int) -> list[int]:
@@ -97,7 +114,11 @@ class SearchNinetyNine:
         self.left = (sum(h.bit_count() for h in self.hands) + PLAYERS - 1) // PLAYERS
         """Tricks not yet complete."""
         self._undo: list[Saved] = []
+        self.needs: tuple[int, ...] = ()
+        self.depends: tuple[tuple[int, ...], ...] = ()
+        self._set_needs()
         self._scores: dict[tuple[int, ...], tuple[int, ...]] = {}
+        self._runs: dict[int, tuple[tuple[int, ...], ...]] = {}
 
     def _bit(self, card: int) -> int:
         return self.joker_bit if card == JOKER else card
@@ -139,6 +160,7 @@ class SearchNinetyNine:
         self.leader = seat
         self.trick = []
         self.left -= 1
+        self._set_needs()
 
     def winner(self, trick: Sequence[int]) -> int:
         """The index of the winning card of a full trick (bits): the highest trump, else the highest of the suit led."""
@@ -161,6 +183,7 @@ class SearchNinetyNine:
             self.leader, trick, seat = saved
             self.won[seat] -= 1
             self.left += 1
+            self._set_needs()
             self.trick = list(trick)
             bit = self.trick.pop()
         self.hands[(self.leader + len(self.trick)) % PLAYERS] |= 1 << bit
@@ -188,34 +211,84 @@ class SearchNinetyNine:
     def result(self, player: str) -> int:
         return self.scores()[self.seat[player]]
 
-    def key(self, player: str) -> tuple[object, int]:
+    def _set_needs(self) -> None:
+        """Each seat's tricks still needed for the bid (`DEAD` when that cannot happen any more), and the needs each
+        seat's result depends on: all of them while his own is alive (how many take their bids sets his bonus), else
+        only the declarer's (whose failure pays him the premium), else none."""
         left = self.left
         needs = []
         for bid, won in zip(self.bids, self.won):
             need = DEAD if bid is None else bid - won
             needs.append(need if 0 <= need <= left else DEAD)
-        h = self.hands
-        state = (h[0], h[1], h[2], self.leader, tuple(self.trick), needs[0], needs[1], needs[2])
-        return state, self.won[self.seat[player]]
+        self.needs = tuple(needs)
+        declarer = -1 if self.call is None else self.seat.get(self.call.player, -1)
+        dead: tuple[int, ...] = () if declarer < 0 else (needs[declarer],)
+        self.depends = tuple(
+            self.needs if need != DEAD else () if seat == declarer else dead for seat, need in enumerate(needs)
+        )
+
+    def key(self, player: str) -> tuple[object, int]:
+        """Each suit's live cards by owner in relative rank (which cards have gone does not matter, only the order of
+        those left), the leader, the trick so far (its cards' suits and relative ranks) and every seat's need; P's
+        tricks are banked."""
+        h0, h1, h2 = self.hands
+        trick = self.trick
+        live = h0 | h1 | h2
+        for b in trick:
+            live |= 1 << b
+        rel = _RELATIVE
+        seat = self.seat[player]
+        state: list[object] = [self.leader, self.depends[seat]]
+        for shift in (0, 9, 18, 27):
+            suit = (live >> shift) & 511
+            if suit:
+                row = suit << 9
+                state += (rel[row | (h0 >> shift) & 511], rel[row | (h1 >> shift) & 511])
+                state.append(rel[row | (h2 >> shift) & 511])
+            else:
+                state += (0, 0, 0)
+        for b in trick:
+            shift = b - b % 9
+            state.append(shift * 64 + rel[((live >> shift) & 511) << 9 | 1 << (b - shift)])
+        return tuple(state), self.won[seat]
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit, adjacent in rank with nothing left in play between them (in a hand or
-        in the trick), so that no card left can tell them apart; high cards first."""
-        legal = _bits(self._legal_mask())
-        card = self._card
-        if len(legal) < 2:
-            return [tuple(card(b) for b in legal)]
+        in the trick), so that no card left can tell them apart; suit by suit, high cards first."""
+        trick = self.trick
+        held = self.hands[(self.leader + len(trick)) % PLAYERS]
         live = self.hands[0] | self.hands[1] | self.hands[2]
-        for b in self.trick:
-            live |= 1 << b
-        out: list[list[int]] = [[card(legal[0])]]
-        for a, b in pairwise(legal):
-            between = live & ((1 << b) - (1 << (a + 1)))
-            if a // 9 == b // 9 and not between:
-                out[-1].append(card(b))
-            else:
-                out.append([card(b)])
-        return [tuple(g) for g in reversed(out)]
+        shifts: tuple[int, ...] = (27, 18, 9, 0)
+        if trick:
+            for b in trick:
+                live |= 1 << b
+            shift = trick[0] - trick[0] % 9
+            if (held >> shift) & 511:
+                shifts = (shift,)
+        out: list[tuple[int, ...]] = []
+        runs = self._runs
+        for shift in shifts:
+            mine = (held >> shift) & 511
+            if mine:
+                row = shift << 18 | ((live >> shift) & 511) << 9 | mine
+                found = runs.get(row)
+                if found is None:
+                    found = runs[row] = self._suit_runs(shift, (live >> shift) & 511, mine)
+                out += found
+        return out
+
+    def _suit_runs(self, shift: int, live: int, mine: int) -> tuple[tuple[int, ...], ...]:
+        """The runs of one suit's legal cards (`mine`, among the suit's `live` ones, 9-bit masks), high first."""
+        out: list[list[int]] = []
+        last = -1
+        for r in range(8, -1, -1):
+            if mine >> r & 1:
+                if last >= 0 and not live & ((1 << last) - (1 << (r + 1))):
+                    out[-1].append(self._card(shift + r))
+                else:
+                    out.append([self._card(shift + r)])
+                last = r
+        return tuple(tuple(sorted(g)) for g in out)
 
 
 # --------------------------------------------------------------------------- a recorded hand
