@@ -48,8 +48,9 @@ SUIT_MASK = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))
 DEAD = -1
 """The need of a player who can no longer take exactly his bid (or whose bid is unknown)."""
 
-Saved = tuple[int, tuple[int, ...], int] | None
-"""What `undo` needs after a trick was settled (the leader, the trick and its winner's seat); None within a trick."""
+Saved = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
+"""What `undo` needs after a trick was settled (the leader, the trick, its winner's seat, the needs before it);
+None within a trick."""
 
 
 def _relative() -> list[int]:
@@ -116,6 +117,7 @@ class SearchNinetyNine:
         self._undo: list[Saved] = []
         self.needs: tuple[int, ...] = ()
         self.depends: tuple[tuple[int, ...], ...] = ()
+        self._needs: dict[int, tuple[tuple[int, ...], tuple[tuple[int, ...], ...]]] = {}
         self._set_needs()
         self._scores: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._runs: dict[int, tuple[tuple[int, ...], ...]] = {}
@@ -155,12 +157,17 @@ class SearchNinetyNine:
             return
         win = self.winner(trick)
         seat = (self.leader + win) % PLAYERS
-        self._undo.append((self.leader, tuple(trick), seat))
-        self.won[seat] += 1
+        self._undo.append((self.leader, tuple(trick), seat, self.needs, self.depends))
+        won = self.won
+        won[seat] += 1
         self.leader = seat
         self.trick = []
         self.left -= 1
-        self._set_needs()
+        found = self._needs.get((won[0] << 12) | (won[1] << 8) | (won[2] << 4) | self.left)
+        if found is None:
+            self._set_needs()
+        else:
+            self.needs, self.depends = found
 
     def winner(self, trick: Sequence[int]) -> int:
         """The index of the winning card of a full trick (bits): the highest trump, else the highest of the suit led."""
@@ -180,10 +187,9 @@ class SearchNinetyNine:
         if saved is None:
             bit = self.trick.pop()
         else:
-            self.leader, trick, seat = saved
+            self.leader, trick, seat, self.needs, self.depends = saved
             self.won[seat] -= 1
             self.left += 1
-            self._set_needs()
             self.trick = list(trick)
             bit = self.trick.pop()
         self.hands[(self.leader + len(self.trick)) % PLAYERS] |= 1 << bit
@@ -217,8 +223,8 @@ class SearchNinetyNine:
         only the declarer's (whose failure pays him the premium), else none."""
         left = self.left
         needs = []
-        for bid, won in zip(self.bids, self.won):
-            need = DEAD if bid is None else bid - won
+        for bid, taken in zip(self.bids, self.won):
+            need = DEAD if bid is None else bid - taken
             needs.append(need if 0 <= need <= left else DEAD)
         self.needs = tuple(needs)
         declarer = -1 if self.call is None else self.seat.get(self.call.player, -1)
@@ -226,6 +232,8 @@ class SearchNinetyNine:
         self.depends = tuple(
             self.needs if need != DEAD else () if seat == declarer else dead for seat, need in enumerate(needs)
         )
+        won = self.won
+        self._needs[(won[0] << 12) | (won[1] << 8) | (won[2] << 4) | left] = (self.needs, self.depends)
 
     def key(self, player: str) -> tuple[object, int]:
         """Each suit's live cards by owner in relative rank (which cards have gone does not matter, only the order of
@@ -236,21 +244,33 @@ class SearchNinetyNine:
         live = h0 | h1 | h2
         for b in trick:
             live |= 1 << b
-        rel = _RELATIVE
+        r = _RELATIVE
         seat = self.seat[player]
-        state: list[object] = [self.leader, self.depends[seat]]
-        for shift in (0, 9, 18, 27):
-            suit = (live >> shift) & 511
-            if suit:
-                row = suit << 9
-                state += (rel[row | (h0 >> shift) & 511], rel[row | (h1 >> shift) & 511])
-                state.append(rel[row | (h2 >> shift) & 511])
-            else:
-                state += (0, 0, 0)
-        for b in trick:
-            shift = b - b % 9
-            state.append(shift * 64 + rel[((live >> shift) & 511) << 9 | 1 << (b - shift)])
-        return tuple(state), self.won[seat]
+        s0 = (live & 511) << 9
+        s1 = (live >> 9 & 511) << 9
+        s2 = (live >> 18 & 511) << 9
+        s3 = (live >> 27 & 511) << 9
+        state: tuple[object, ...] = (
+            self.leader,
+            self.depends[seat],
+            r[s0 | h0 & 511],
+            r[s0 | h1 & 511],
+            r[s0 | h2 & 511],
+            r[s1 | h0 >> 9 & 511],
+            r[s1 | h1 >> 9 & 511],
+            r[s1 | h2 >> 9 & 511],
+            r[s2 | h0 >> 18 & 511],
+            r[s2 | h1 >> 18 & 511],
+            r[s2 | h2 >> 18 & 511],
+            r[s3 | h0 >> 27 & 511],
+            r[s3 | h1 >> 27 & 511],
+            r[s3 | h2 >> 27 & 511],
+        )
+        if trick:
+            for b in trick:
+                shift = b - b % 9
+                state += (shift * 64 + r[(live >> shift & 511) << 9 | 1 << (b - shift)],)
+        return state, self.won[seat]
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit, adjacent in rank with nothing left in play between them (in a hand or
