@@ -106,6 +106,8 @@ class SearchNinetyNine:
         self.trump = -1 if (t := trump_of(turnup)) is None else t
         self.joker_bit = turnup
         """The bit the joker takes in the masks: the turn-up's (never held)."""
+        self.lead_order = tuple(sorted((27, 18, 9, 0), key=lambda shift: shift != 9 * self.trump))
+        """The suits' bit offsets as a leader's cards are ordered: trumps first, then clubs down to diamonds."""
         self.hands = [sum(1 << self._bit(c) for c in hands[p]) for p in self.order]
         self.bids = tuple(bids.get(p) for p in self.order)
         self.call = call
@@ -274,11 +276,11 @@ class SearchNinetyNine:
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit, adjacent in rank with nothing left in play between them (in a hand or
-        in the trick), so that no card left can tell them apart; suit by suit, high cards first."""
+        in the trick), so that no card left can tell them apart; suit by suit (trumps first), high cards first."""
         trick = self.trick
         held = self.hands[(self.leader + len(trick)) % PLAYERS]
         live = self.hands[0] | self.hands[1] | self.hands[2]
-        shifts: tuple[int, ...] = (27, 18, 9, 0)
+        shifts = self.lead_order
         if trick:
             for b in trick:
                 live |= 1 << b
