@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 from imptools.analyse import Search, analyse_hand, best_line, played_hand
 from imptools.cli import app
 from imptools.reader import read_games
+from imptools.record import Game
 from imptools.rules import get_ruleset
 from imptools.rules.ninety_nine import (
     DECLARE,
@@ -23,7 +24,7 @@ from imptools.rules.ninety_nine import (
     NinetyNinePosition,
     NinetyNineSimulator,
     Setup,
-    parse,
+    make,
     spell,
 )
 from imptools.rules.ninety_nine_search import MARKS, SearchNinetyNine
@@ -172,7 +173,7 @@ def test_groups_are_runs_of_the_legal_cards() -> None:
             assert between <= set(g)
 
 
-def sample() -> object:
+def sample() -> Game:
     with open(SAMPLE, encoding="utf-8") as f:
         (game,) = read_games(f.read())
     return game
@@ -180,14 +181,14 @@ def sample() -> object:
 
 def test_sample_hand_from_the_deal_less_the_bids() -> None:
     game = sample()
-    found = played_hand(game, 1)  # type: ignore[arg-type]
+    found = played_hand(game, 1)
     assert not isinstance(found, str)
     pos = found.position
     assert pos.to_move() == "Al" and len(found.plays) == 27
     # Al was dealt twelve and bid AS AH JK: he leads with the other nine.
     kept = ["JD", "8C", "QD", "8H", "6C", "10S", "KH", "KD", "9S"]
-    assert pos.legal() == sorted(parse(c) for c in kept)  # type: ignore[misc]
-    a = analyse_hand(game, 1, 1)  # type: ignore[arg-type]
+    assert pos.legal() == sorted(make(c[:-1], c[-1]) for c in kept)
+    a = analyse_hand(game, 1, 1)
     assert a.skipped is None and a.note is None and len(a.plays) == 27
     assert all(p.cost == p.value_before - p.value_after >= 0 for p in a.plays)
     assert all((p.cost == 0) == (p.card in p.best) for p in a.plays)
@@ -234,7 +235,7 @@ def test_cli_text_and_json() -> None:
     assert any(p["cost"] > 0 for p in plays)
     for p in plays:
         assert p["cost"] == p["value_before"] - p["value_after"] >= 0
-        assert all(spell(parse(c)) == c for c in [p["card"], *p["best"]])  # type: ignore[arg-type]
+        assert all(spell(make(c[:-1], c[-1])) == c for c in [p["card"], *p["best"]])
 
 
 @pytest.mark.parametrize("kind", [DECLARE, REVEAL])
@@ -244,7 +245,9 @@ def test_simulated_records_with_a_call_are_analysed(kind: str) -> None:
     hands = text.split("\n1. ")
     text = "\n1. ".join(f"{h}\n{kind} {NAMES[i % 3]}" if i < len(hands) - 1 else h for i, h in enumerate(hands))
     (game,) = read_games(text)
-    judged = get_ruleset("ninety-nine").judge(game)  # type: ignore[union-attr]
+    ruleset = get_ruleset("ninety-nine")
+    assert ruleset is not None
+    judged = ruleset.judge(game)
     for hand, result in zip(game.hands, judged.hands):
         assert len(hand.declares) == 1 and result.scores is not None
         a = analyse_hand(game, hand.number, 8)

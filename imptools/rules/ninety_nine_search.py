@@ -13,9 +13,11 @@ What a player's result depends on (see `SearchPosition.key`): his hand score is
 his tricks, plus the bonus for taking exactly the bid (which depends on how
 many players take theirs) and the call's premium (which depends on whether the
 declarer takes his). So from any point it is his tricks so far plus a function
-of the cards left, the leader, the trick so far and, for each player, the
-tricks he still needs for his bid, a need that cannot be met any more (more
-tricks taken than bid, or more needed than are left) counting as one value.
+of the cards left (only their order within each suit matters, not which cards
+have gone), the leader, the trick so far and the tricks players still need for
+their bids, a need that cannot be met any more (more tricks taken than bid, or
+more needed than are left) counting as one value; once his own need is dead,
+only the declarer's matters to him.
 """
 
 from __future__ import annotations
