@@ -2,6 +2,7 @@
 
 PYTHONPATH=. python bench/bench_analyse.py --hands 5 --from-trick 5   # every play of the last four tricks
 PYTHONPATH=. python bench/bench_analyse.py --hands 3 --from-trick 1   # every play of a whole hand
+PYTHONPATH=. python bench/bench_analyse.py --game ninety-nine --hands 10 --from-trick 1   # three players, nine tricks
 """
 
 from __future__ import annotations
@@ -21,9 +22,11 @@ def main() -> None:
     parser.add_argument("--from-trick", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
+    parser.add_argument("--game", default="bottle-imp", help="bottle-imp, or ninety-nine (always three players)")
     args = parser.parse_args()
-    names = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")[: args.players]
-    text = "".join(simulate(Options("bottle-imp", names, hands=args.hands, seed=args.seed)))
+    players = 3 if args.game == "ninety-nine" else args.players
+    names = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")[:players]
+    text = "".join(simulate(Options(args.game, names, hands=args.hands, seed=args.seed)))
     (game,) = read_games(text)
     times = []
     for hand in game.hands:

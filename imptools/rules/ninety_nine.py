@@ -35,7 +35,7 @@ from imptools.record import (
     Trump,
     TurnUp,
 )
-from imptools.rules.base import CardCheck, CardFace, DealtHand, HandOutcome, Position, TrickRuleset
+from imptools.rules.base import CardCheck, CardFace, DealtHand, HandOutcome, PlayedHand, Position, TrickRuleset
 from imptools.rules.steps import Step
 from imptools.rules.tricks import (
     Holdings,
@@ -472,6 +472,12 @@ class NinetyNine(TrickRuleset):
         """Random deals for any game the rules can judge (three players, the standard variant)."""
         setup = self.table(game)
         return None if setup is None else NinetyNineSimulator(setup)
+
+    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
+        """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""
+        from imptools.rules.ninety_nine_search import searchable
+
+        return searchable(self, game, hand_number)
 
     def deck(self, game: Game) -> list[str]:
         """The 37 cards: suit by suit, highest first, then the joker."""
