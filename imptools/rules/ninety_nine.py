@@ -13,6 +13,7 @@ the joker's place. When the joker is itself the turn-up nobody holds it, so
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -87,6 +88,7 @@ def make(rank: str, suit: str) -> int:
     return 9 * SUITS.index(suit) + RANKS.index(rank)
 
 
+@functools.lru_cache(maxsize=1024)
 def parse(text: str) -> int | None:
     """The engine card a token names (`AS`, `tc`, `10♥`, `jk`), or None when it is not a ninety-nine card.
 
@@ -390,6 +392,9 @@ class Deck:
 
     def suit_name(self, card: int) -> str | None:
         """The suit a card counts in (None when the record leaves it open: a joker under an unknown turn-up)."""
+        if len(self.possible) == 1:
+            s1 = suit_in_play(card, self.possible[0])
+            return None if s1 is None else SUIT_NAMES[s1]
         suits = {suit_in_play(card, t) for t in self.possible}
         if len(suits) != 1:
             return None
