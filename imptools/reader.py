@@ -397,14 +397,16 @@ class _Logical:
     text: str
 
 
-def _split(read: Callable[[int], AnyStr], eol: re.Pattern[AnyStr], cr: AnyStr) -> Iterator[tuple[AnyStr, int, int]]:
+def _split(
+    read: Callable[[int], AnyStr], eol: re.Pattern[AnyStr], cr: AnyStr, base: int = 0
+) -> Iterator[tuple[AnyStr, int, int]]:
     """Split a stream into lines at LF, CRLF or CR, in bounded memory.
 
     Yields (line without its ending, offset of its start, length): a line longer
     than MAX_LINE is yielded empty with its true length, its contents never held.
+    `base` is the offset of the stream's first unit (when part was read already).
     """
     buf: AnyStr | None = None
-    base = 0  # offset of buf[0] in the stream
     skipping = 0  # > 0: inside a line too long to keep, this many units seen so far
     while chunk := read(_CHUNK):
         buf = chunk if buf is None else buf + chunk
@@ -457,9 +459,57 @@ def _checked(number: int, text: str, problem: Finding | None) -> _Physical:
 
 
 def _decode_lines(binary: IO[bytes]) -> Iterator[_Physical]:
-    """Decode UTF-8 (with or without BOM; LF, CRLF or CR) line by line, noting bytes that are not UTF-8."""
-    read = getattr(binary, "read1", None) or binary.read
-    for number, (piece, start, length) in enumerate(_split(read, _EOL_BYTES, b"\r"), 1):
+    """Decode UTF-8 (with or without BOM; LF, CRLF or CR) line by line, noting bytes that are not UTF-8.
+
+    The common file (UTF-8 text, LF endings, no control characters) is decoded a
+    block of whole lines at a time; from the first block that is anything else
+    (a CR, a byte that is not UTF-8, a control character, a line that does not end
+    within MAX_LINE bytes), the rest of the stream is read line by line by
+    `_decode_each`, which says exactly what is wrong and where.
+    """
+    read: Callable[[int], bytes] = getattr(binary, "read1", None) or binary.read
+    number = 0
+    offset = 0  # bytes of the stream turned into lines so far
+    buf = b""
+    while chunk := read(_CHUNK):
+        buf += chunk
+        cut = buf.rfind(b"\n") + 1
+        if not cut:
+            if len(buf) <= MAX_LINE:
+                continue
+            break
+        block = buf[:cut]
+        if b"\r" in block or len(block) > MAX_LINE:
+            break
+        try:
+            text = block.decode("utf-8")
+        except UnicodeDecodeError:
+            break
+        if _CONTROL.search(text) is not None:
+            break
+        if number == 0 and text.startswith("\ufeff"):
+            text = text[1:]
+        lines = text.split("\n")
+        lines.pop()  # the block ends with a newline
+        for line in lines:
+            number += 1
+            yield _Physical(number, line)
+        offset += cut
+        buf = buf[cut:]
+    else:
+        if not buf:
+            return
+    rest = [buf]
+
+    def again(size: int) -> bytes:
+        return rest.pop() if rest else read(size)
+
+    yield from _decode_each(again, number, offset)
+
+
+def _decode_each(read: Callable[[int], bytes], before: int = 0, offset: int = 0) -> Iterator[_Physical]:
+    """`_decode_lines` line by line, for a stream whose first `before` lines (`offset` bytes) were read already."""
+    for number, (piece, start, length) in enumerate(_split(read, _EOL_BYTES, b"\r", offset), before + 1):
         if length > MAX_LINE:
             yield _Physical(number, "", _too_long(number, length, "bytes"))
             continue

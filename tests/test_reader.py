@@ -28,6 +28,7 @@ from imptools.record import (
     TurnUp,
 )
 
+ROOT = Path(__file__).resolve().parents[1]
 HEAD = '[Game "bottle-imp"]\n[Players "Adam Betty Christian Doris"]\n'
 
 
@@ -433,3 +434,49 @@ def test_every_conformance_record_reads_and_only_the_syntax_cases_have_syntax_fi
         assert len(syntax_findings) == expected, (path.name, syntax_findings)
         if expected:
             assert syntax_findings[0].game == 1 and syntax_findings[0].hand == 2
+
+
+# --------------------------------------------------------------------------- blocks of lines
+
+
+def _both_ways(data: bytes) -> tuple[list[object], list[object]]:
+    from imptools.reader import _decode_each, _decode_lines
+
+    return list(_decode_lines(io.BytesIO(data))), list(_decode_each(io.BytesIO(data).read))
+
+
+@pytest.mark.parametrize(
+    "late",
+    [
+        b"",
+        b"4. 12 \r\n5. 7\r",
+        b"deal Adam \xff 3\n",
+        b"1. 2\x00 3\n",
+        b"x" * 150_000 + b"\n",
+        b'\xef\xbb\xbf[A "b"]\n',
+    ],
+)
+def test_blocks_read_as_line_by_line(late: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A file read a block of lines at a time gives the lines (numbers, text, problems) of the exact reader."""
+    import imptools.reader as reader
+
+    record = (ROOT / "samples" / "thursday-club.imp").read_bytes()
+    for chunk in (61, 65_536):
+        monkeypatch.setattr(reader, "_CHUNK", chunk)
+        for data in (record + late + record, late + record, record + late, b"\xef\xbb\xbf" + record + late):
+            fast, exact = _both_ways(data)
+            assert fast == exact
+
+
+@given(st.lists(st.sampled_from([b"1. 2 3\n", b"\r\n", b"\r", b"\n", b"\xc3", b"\xa9", b"\x01", b"deal A 4", b" "])))
+@settings(max_examples=300, deadline=None)
+def test_any_bytes_read_as_line_by_line(pieces: list[bytes]) -> None:
+    import imptools.reader as reader
+
+    saved = reader._CHUNK
+    reader._CHUNK = 5  # blocks end anywhere: in a character, between CR and LF
+    try:
+        fast, exact = _both_ways(b"".join(pieces))
+    finally:
+        reader._CHUNK = saved
+    assert fast == exact
