@@ -417,7 +417,12 @@ def simulate(
     output: Annotated[
         str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")
     ] = None,
-    jobs: JobsOpt = None,
+    jobs: Annotated[
+        int | None,
+        typer.Option(
+            "--jobs", "-j", min=1, help="Processes to deal and play with (default: the cores available); same output."
+        ),
+    ] = None,
 ) -> None:
     """Deal random hands and play them out by the rules: practice deals, test and benchmark records.
 
