@@ -111,6 +111,23 @@ def new_record(game: str, players: str, variant: str | None = None, tags: Sequen
     return "\n".join(out) + "\n"
 
 
+def _contradicted(text: str, game: str | None, players: str | None, variant: str | None) -> str | None:
+    """What an existing record's last game says against the options given (None when nothing)."""
+    last = None
+    for last in read_games(text):  # noqa: B007 - the last game is the one carried on
+        pass
+    if last is None:
+        return None
+    if game and last.game_name and game != last.game_name:
+        return f"this is a record of {last.game_name}, not {game}"
+    if players and last.players and players.split() != list(last.players):
+        return f"this record's players are {' '.join(last.players)}, not {' '.join(players.split())}"
+    recorded = last.tag("Variant")
+    if variant and recorded and variant != recorded:
+        return f"this record's variant is {recorded}, not {variant}"
+    return None
+
+
 @dataclass(slots=True)
 class _Judged:
     game: Game | None
@@ -164,12 +181,17 @@ class Recorder:
     ) -> Recorder:
         """Resume `path`, or start it from the tags when it does not exist or is empty (written at once).
 
-        The options only make a new record: an existing one keeps its own tags.
+        The options only make a new record: an existing one keeps its own tags, and
+        an option that contradicts them (another game, other players, another
+        variant: the wrong file, most likely) is refused with a `ValueError`.
         """
         if os.path.exists(path):
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             if text.strip() or not (game and players):
+                clash = _contradicted(text, game, players, variant)
+                if clash is not None:
+                    raise ValueError(f"{clash}; to carry this record on, leave the option out")
                 return cls.from_text(text, path)
         if not game or not players:
             raise ValueError("a new record needs --game and --players")

@@ -311,8 +311,25 @@ def test_new_record_gets_the_tags_from_the_options(tmp_path: Path) -> None:
         "lliure",
         'Festa "major"',
     )
-    again = Recorder.open(str(path), "bottle-imp", "X Y Z")  # an existing record keeps its tags
+    again = Recorder.open(str(path))  # an existing record keeps its tags
     assert again.game is not None and again.game.game_name == "botifarra"
+    same = Recorder.open(str(path), "botifarra", "Ana Bernat Carles Dolors", "lliure")  # the same command again
+    assert same.lines == again.lines
+    before = path.read_bytes()
+    for options, said in (
+        (("bottle-imp", None, None), "this is a record of botifarra, not bottle-imp"),
+        ((None, "X Y Z", None), "this record's players are Ana Bernat Carles Dolors, not X Y Z"),
+        ((None, None, "obligada"), "this record's variant is lliure, not obligada"),
+    ):
+        with pytest.raises(ValueError, match=said):
+            Recorder.open(str(path), *options)
+    assert path.read_bytes() == before
+    from typer.testing import CliRunner
+
+    from imptools.cli import app
+
+    out = CliRunner().invoke(app, ["record", str(path), "--game", "bottle-imp", "--players", "X Y Z"])
+    assert out.exit_code == 2 and "this is a record of botifarra, not bottle-imp" in out.output
 
 
 def test_a_card_not_in_the_deck_or_already_played_is_flagged() -> None:
