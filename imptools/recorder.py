@@ -495,8 +495,9 @@ class Recorder:
                 cut = min(cut, last.player.column - 1)
             if notes:  # an annotation typed after the play is an entry of its own
                 cut = notes[-1].column - 1
-            taken = line[cut:].strip()
-            self.lines[i] = line[:cut].rstrip()
+            remark = line.index(";") if trick.remark is not None and ";" in line[cut:] else len(line)
+            taken = line[cut:remark].strip()
+            self.lines[i] = f"{line[:cut].rstrip()} {line[remark:]}".rstrip()  # a `; remark` stays
         else:
             taken = line.strip()
             del self.lines[i:]

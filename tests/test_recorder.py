@@ -151,6 +151,21 @@ def test_undo_takes_back_plays_and_lines(tmp_path: Path) -> None:
     assert rec.status().prompt() == "trick 1, Adam: "
 
 
+def test_undo_keeps_the_tricks_remark(tmp_path: Path) -> None:
+    tags, entries = _entries(RULEBOOK.read_text())
+    path = tmp_path / "r.imp"
+    _record(tags, entries[: entries.index("24") + 1], str(path))
+    path.write_text(path.read_text().rstrip("\n") + " ; Adam leads at once\n")  # a remark written by hand
+    rec = Recorder.open(str(path))
+    rec.enter("15")
+    assert path.read_text().splitlines()[-1] == "1. Adam:24 15 ; Adam leads at once"
+    assert rec.undo() == "15"
+    assert path.read_text().splitlines()[-1] == "1. Adam:24 ; Adam leads at once"
+    rec.enter("15")
+    rec.enter("17")
+    assert path.read_text().splitlines()[-1] == "1. Adam:24 15 17 ; Adam leads at once"
+
+
 def test_a_card_not_held_is_flagged_at_once() -> None:
     tags, entries = _entries(RULEBOOK.read_text())
     rec = _record(tags, entries[: entries.index("24")])
