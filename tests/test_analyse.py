@@ -77,6 +77,39 @@ def test_values_equal_plain_minimax(players: int, seed: int, tricks: int, varian
         pos.play(rng.choice(pos.legal()) if pos.forced() is None else pos.forced())  # type: ignore[arg-type]
 
 
+def keyed_minimax(pos: SearchPosition, player: str, seen: dict[object, tuple[int, str]]) -> int:
+    """Plain minimax that also checks `key`'s contract at every position: the value minus the banked part is the
+    same for every position (from any history) with the same key."""
+    if pos.done():
+        return pos.result(player)
+    forced = pos.forced()
+    cards = [forced] if forced is not None else pos.legal()
+    values = []
+    for c in cards:
+        pos.play(c)
+        values.append(keyed_minimax(pos, player, seen))
+        pos.undo()
+    value = max(values) if pos.to_move() in pos.side(player) else min(values)
+    key, banked = pos.key(player)
+    where = f"{pos.to_move()} to move, {len(pos._undo)} plays in"  # type: ignore[attr-defined]
+    first = seen.setdefault(key, (value - banked, where))
+    assert first[0] == value - banked, f"{player}: one key, relative values {first} and {value - banked} ({where})"
+    return value
+
+
+KEY_CASES = [(3, s, 4, None) for s in range(12)] + [(4, s, 3, None) for s in range(10)]
+KEY_CASES += [(3, s, 4, "lopaka") for s in range(12)] + [(5, s, 2, "second-bottle") for s in range(12)]
+
+
+@pytest.mark.parametrize(("players", "seed", "tricks", "variant"), KEY_CASES)
+def test_key_contract(players: int, seed: int, tricks: int, variant: str | None) -> None:
+    """Positions reached by different histories that share a key have the same value relative to the banked part
+    (here a player's card lying in the trick below the price, with none left in hand, once broke it)."""
+    pos = endgame(players, seed, tricks, variant)
+    for player in pos.order:  # type: ignore[attr-defined]
+        keyed_minimax(pos, player, {})
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_best_play_costs_nothing(seed: int) -> None:
     pos = endgame(4, seed, 4)

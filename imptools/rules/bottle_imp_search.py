@@ -9,9 +9,12 @@ What a player's result depends on (see `SearchPosition.key`): a player's hand
 score is the coins of his won cards, unless he holds a bottle at the end; then
 it is minus the imp's trick (per bottle), whatever he has won. So the result is
 additive (won so far + won from here) only while the player can never end with
-a bottle: when he holds none and has no card below the (higher) price, since
-prices only fall. Then the table keys leave his won coins out and values are
-relative to them; otherwise the won coins are part of the key.
+a bottle: when he holds none and has no card below the (higher) price, neither
+in hand nor lying in the trick in progress (it may still take the bottle when
+the trick settles), since prices only fall. Then the table keys leave his won
+coins out and values are relative to them; otherwise his won coins are part of
+the key. Other players' won coins and which other player holds a bottle never
+matter to his result.
 """
 
 from __future__ import annotations
@@ -171,10 +174,18 @@ class SearchBottle:
         seat = self.seat[player]
         mine = tuple(o == seat for o in self.owners)
         state = (tuple(self.hands), self.leader, tuple(self.trick), tuple(self.prices), mine)
-        # Every player's won coins go into the key and values are stored whole. Keys relative to what the
-        # player has banked (when he can no longer end with a bottle) gave values that differ from plain
-        # minimax on some endgames (tests/test_analyse.py); until that is understood, no relative values.
-        return (state, tuple(self.won)), 0
+        if any(mine) or not self._clear(seat):
+            return (state, self.won[seat]), 0
+        return state, self.won[seat]
+
+    def _clear(self, seat: int) -> bool:
+        """Whether `seat` can never end with a bottle: he owns none (checked by the caller), holds no card below the
+        (higher) price and has no such card lying in the trick in progress (prices only fall)."""
+        below = (1 << max(self.prices)) - 1
+        if self.hands[seat] & below:
+            return False
+        i = (seat - self.leader) % self.n
+        return i >= len(self.trick) or not (1 << self.trick[i]) & below
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour and coins,
