@@ -21,7 +21,7 @@ cluster.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -70,6 +70,7 @@ class Search:
             pos.undo()
             return v
         key, base = pos.key(player)
+        bounds: Callable[[str], tuple[int, int]] | None = getattr(pos, "bounds", None)
         a, b = alpha - base, beta - base
         lo, hi, first = table.get(key, (-INF, INF, None))
         if lo >= b:
@@ -78,6 +79,15 @@ class Search:
             return hi + base
         if lo == hi:
             return lo + base
+        if bounds is not None:
+            low, high = bounds(player)
+            low, high = low - base, high - base
+            if low >= b or low == high:
+                return low + base
+            if high <= a:
+                return high + base
+        else:
+            low, high = -INF, INF
         a0, b0 = a, b
         groups = pos.groups()
         if first is not None:
@@ -103,7 +113,7 @@ class Search:
                 best, move = v, card
                 if v < b:
                     b = v
-            if a >= b:
+            if a >= b or best == (high if maximise else low):
                 break
         if best <= a0:
             lo, hi = min(lo, best), min(hi, best)

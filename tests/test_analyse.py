@@ -78,8 +78,8 @@ def test_values_equal_plain_minimax(players: int, seed: int, tricks: int, varian
 
 
 def keyed_minimax(pos: SearchPosition, player: str, seen: dict[object, tuple[int, str]]) -> int:
-    """Plain minimax that also checks `key`'s contract at every position: the value minus the banked part is the
-    same for every position (from any history) with the same key."""
+    """Plain minimax that also checks `key`'s contract at every position (the value minus the banked part is the
+    same for every position, from any history, with the same key) and that `bounds` holds the value."""
     if pos.done():
         return pos.result(player)
     forced = pos.forced()
@@ -91,6 +91,8 @@ def keyed_minimax(pos: SearchPosition, player: str, seen: dict[object, tuple[int
         pos.undo()
     value = max(values) if pos.to_move() in pos.side(player) else min(values)
     key, banked = pos.key(player)
+    low, high = pos.bounds(player)  # type: ignore[attr-defined]
+    assert low <= value <= high, (player, low, value, high)
     where = f"{pos.to_move()} to move, {len(pos._undo)} plays in"  # type: ignore[attr-defined]
     first = seen.setdefault(key, (value - banked, where))
     assert first[0] == value - banked, f"{player}: one key, relative values {first} and {value - banked} ({where})"
@@ -102,7 +104,7 @@ KEY_CASES += [(3, s, 4, "lopaka") for s in range(12)] + [(5, s, 2, "second-bottl
 
 
 @pytest.mark.parametrize(("players", "seed", "tricks", "variant"), KEY_CASES)
-def test_key_contract(players: int, seed: int, tricks: int, variant: str | None) -> None:
+def test_key_contract_and_bounds(players: int, seed: int, tricks: int, variant: str | None) -> None:
     """Positions reached by different histories that share a key have the same value relative to the banked part
     (here a player's card lying in the trick below the price, with none left in hand, once broke it)."""
     pos = endgame(players, seed, tricks, variant)

@@ -178,6 +178,37 @@ class SearchBottle:
             return (state, self.won[seat]), 0
         return state, self.won[seat]
 
+    def bounds(self, player: str) -> tuple[int, int]:
+        """Bounds on the value for `player`: what he has won, down to the bottles' penalty unless he is clear of
+        them, up to every coin still in play and the price cards of his bottles; exactly the penalty when he holds
+        the only bottle and no one else has a card below its price."""
+        seat = self.seat[player]
+        won = self.won[seat]
+        coins = self.coins
+        live = 0
+        for h in self.hands:
+            live |= h
+        for c in self.trick:
+            live |= 1 << c
+        hi = won + sum(coins[c] for c in _bits(live))
+        owned = 0
+        for price, owner in zip(self.prices, self.owners):
+            if owner == seat:
+                owned += 1
+                if price != START_PRICE:
+                    hi += coins[price]
+        if not owned and self._clear(seat):
+            return won, hi
+        if owned and len(self.prices) == 1:
+            below = (1 << self.prices[0]) - 1
+            others = live & ~self.hands[seat]
+            i = (seat - self.leader) % self.n
+            if i < len(self.trick):
+                others &= ~(1 << self.trick[i])
+            if not others & below:
+                return -self.penalty, -self.penalty
+        return min(won, -self.penalty * len(self.prices)), hi
+
     def _clear(self, seat: int) -> bool:
         """Whether `seat` can never end with a bottle: he owns none (checked by the caller), holds no card below the
         (higher) price and has no such card lying in the trick in progress (prices only fall)."""
