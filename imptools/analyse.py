@@ -51,12 +51,31 @@ class Search:
         self.position = position
         self.tables: dict[str, dict[object, Entry]] = {}
         self.nodes = 0
+        self.history: dict[str, dict[int, int]] = {}
+        self.last: dict[str, int] = {}
 
-    def value(self, player: str, alpha: int = -INF, beta: int = INF) -> int:
+    def value(self, player: str, alpha: int = -INF, beta: int = INF, guess: int | None = None) -> int:
         """The value of the position for `player`: exact when it lies strictly inside (alpha, beta); otherwise a
-        bound on the side it fails (at most alpha when it fails low, at least beta when it fails high)."""
+        bound on the side it fails (at most alpha when it fails low, at least beta when it fails high).
+
+        A whole window is searched as a series of null windows (MTD(f)) starting from `guess`, else from the
+        player's last value.
+        """
         table = self.tables.setdefault(player, {})
-        return self._search(player, self.position.side(player), table, alpha, beta)
+        side = self.position.side(player)
+        if alpha > -INF or beta < INF:
+            return self._search(player, side, table, alpha, beta)
+        g = self.last.get(player, 0) if guess is None else guess
+        lower, upper = -INF, INF
+        while lower < upper:
+            b = g + 1 if g == lower else g
+            g = self._search(player, side, table, b - 1, b)
+            if g < b:
+                upper = g
+            else:
+                lower = g
+        self.last[player] = g
+        return g
 
     def _search(self, player: str, side: frozenset[str], table: dict[object, Entry], alpha: int, beta: int) -> int:
         pos = self.position
@@ -90,6 +109,9 @@ class Search:
             low, high = -INF, INF
         a0, b0 = a, b
         groups = pos.groups()
+        hist = self.history.setdefault(player, {})
+        if len(groups) > 1:
+            groups.sort(key=lambda g: hist.get(g[0], 0), reverse=True)
         if first is not None:
             for i, g in enumerate(groups):
                 if first in g:
@@ -115,6 +137,8 @@ class Search:
                     b = v
             if a >= b or best == (high if maximise else low):
                 break
+        if move is not None:
+            hist[move] = hist.get(move, 0) + 1
         if best <= a0:
             lo, hi = min(lo, best), min(hi, best)
         elif best >= b0:
