@@ -8,7 +8,8 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import Runner, Search, analyse_hand, best_line, tasks_for
+from imptools.analyse import Runner, Search, analyse_hand, best_line, played_hand, tasks_for
+from imptools.check import judge_game
 from imptools.cli import app
 from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
@@ -46,8 +47,6 @@ def endgame(players: int, seed: int, tricks_left: int, variant: str | None = Non
 
 
 def game_hand(game: object) -> object:
-    from imptools.analyse import played_hand
-
     found = played_hand(game, 1)  # type: ignore[arg-type]
     assert not isinstance(found, str), found
     return found
@@ -110,6 +109,31 @@ def test_key_contract_and_bounds(players: int, seed: int, tricks: int, variant: 
     pos = endgame(players, seed, tricks, variant)
     for player in pos.order:  # type: ignore[attr-defined]
         keyed_minimax(pos, player, {})
+
+
+JUDGED = [(p, None, "random") for p in (3, 4, 5, 6)] + [(5, "second-bottle", "greedy"), (4, "second-bottle", "random")]
+JUDGED += [(3, "lopaka", "random"), (4, None, "greedy"), (6, None, "greedy")]
+
+
+@pytest.mark.parametrize(("players", "variant", "bot"), JUDGED)
+def test_search_position_scores_as_the_checker(players: int, variant: str | None, bot: str) -> None:
+    """The search position, played through simulated hands, reaches the checker's score for every player."""
+    names = ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else NAMES[:players]
+    text = "".join(simulate(Options("bottle-imp", names, variant, hands=8, seed=players, bot=bot)))
+    (game,) = read_games(text)
+    judged = judge_game(game)
+    assert judged.all_findings() == []
+    for hand in game.hands:
+        found = played_hand(game, hand.number)
+        assert not isinstance(found, str), found
+        pos = found.position
+        for _, player, card in found.plays:
+            assert pos.to_move() == player and card in pos.legal()
+            assert pos.forced() in (None, card)
+            pos.play(card)
+        assert pos.done()
+        scores = judged.hands[hand.number - 1].scores
+        assert scores is not None and {p: pos.result(p) for p in names} == scores
 
 
 @pytest.mark.parametrize("seed", range(6))
