@@ -30,6 +30,7 @@ from imptools.record import Game
 from imptools.rules import get_ruleset
 from imptools.rules.base import PlayedHand, SearchPosition
 
+LEAN = 4
 INF = 1 << 40
 """Beyond any result a hand can have."""
 
@@ -108,6 +109,18 @@ class Search:
         else:
             low, high = -INF, INF
         a0, b0 = a, b
+        left = getattr(pos, "left", None)
+        if left is not None and left() <= LEAN:
+            best = self._lean(player, side, a + base, b + base) - base
+            move = None
+            if best <= a0:
+                lo, hi = min(lo, best), min(hi, best)
+            elif best >= b0:
+                lo, hi = max(lo, best), max(hi, best)
+            else:
+                lo = hi = best
+            table[key] = (lo, hi, move)
+            return best + base
         groups = pos.groups()
         hist = self.history.setdefault(player, {})
         if len(groups) > 1:
@@ -147,6 +160,43 @@ class Search:
             lo = hi = best
         table[key] = (lo, hi, move)
         return best + base
+
+    def _lean(self, player: str, side: frozenset[str], alpha: int, beta: int) -> int:
+        pos = self.position
+        self.nodes += 1
+        if pos.done():
+            return pos.result(player)
+        forced = pos.forced()
+        if forced is not None:
+            pos.play(forced)
+            v = self._lean(player, side, alpha, beta)
+            pos.undo()
+            return v
+        if pos.to_move() in side:
+            best = -INF
+            for g in pos.groups():
+                pos.play(g[0])
+                v = self._lean(player, side, alpha, beta)
+                pos.undo()
+                if v > best:
+                    best = v
+                    if v > alpha:
+                        alpha = v
+                        if v >= beta:
+                            break
+            return best
+        best = INF
+        for g in pos.groups():
+            pos.play(g[0])
+            v = self._lean(player, side, alpha, beta)
+            pos.undo()
+            if v < best:
+                best = v
+                if v < beta:
+                    beta = v
+                    if v <= alpha:
+                        break
+        return best
 
     def choices(self, player: str) -> tuple[int, list[int]]:
         """The value for `player`, who is to move, and the legal cards that keep it."""

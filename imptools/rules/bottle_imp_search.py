@@ -236,6 +236,10 @@ class SearchBottle:
                 return -self.penalty, -self.penalty
         return min(won, -self.penalty * len(owners)), hi
 
+    def left(self) -> int:
+        """The cards still to be played."""
+        return self.live.bit_count() - len(self.trick)
+
     def _clear(self, seat: int) -> bool:
         """Whether `seat` can never end with a bottle: he owns none (checked by the caller), holds no card below the
         (higher) price and has no such card lying in the trick in progress (prices only fall)."""
