@@ -151,7 +151,7 @@ class Search:
             if a >= b or best == (high if maximise else low):
                 break
         if move is not None:
-            hist[move] = hist.get(move, 0) + 1
+            hist[move] = hist.get(move, 0) + (left() ** 2 if left is not None else 1)
         if best <= a0:
             lo, hi = min(lo, best), min(hi, best)
         elif best >= b0:
