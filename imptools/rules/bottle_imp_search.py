@@ -207,9 +207,14 @@ class SearchBottle:
         if seat in owners:
             mine = sum(1 << i for i, o in enumerate(owners) if o == seat)
             return (self.code + (mine << self._mine_at), self.won[seat]), 0
+        code = self.code
+        if len(owners) == 1:
+            # Only comparisons with the cards still in play matter of a price the player does not hold.
+            price = self.prices[0]
+            code += ((self.live & ((1 << price) - 1)).bit_length() - price) << self._price_at
         if not self._clear(seat):
-            return (self.code, self.won[seat]), 0
-        return self.code, self.won[seat]
+            return (code, self.won[seat]), 0
+        return code, self.won[seat]
 
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what he has won, down to the bottles' penalty unless he is clear of
