@@ -7,11 +7,14 @@ possible, all cards visible, every card among the legal ones (the "paranoid"
 value). The cost of a play is the value for its player just before it minus
 the value just after it. docs/ANALYSIS.md says it in full.
 
-The search is alpha-beta (max for P's side, min for the others) with a
-transposition table per player P keyed on `SearchPosition.key` (values relative
-to what is banked), the table's best move tried first, and equivalent cards
-searched once (`SearchPosition.groups`). Nothing here knows a game: a ruleset
-that can be analysed provides `played_hand` (`imptools.rules.base.Analysable`).
+The search is alpha-beta (max for P's side, min for the others) over null
+windows (MTD(f), from P's last value), with a transposition table per player P
+keyed on `SearchPosition.key` (values relative to what is banked), the table's
+best card tried first, then a history count per player, and equivalent cards
+searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
+`bounds` and searches the last trick (`left`) without the table. Nothing here
+knows a game: a ruleset that can be analysed provides `played_hand`
+(`imptools.rules.base.Analysable`).
 
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
 stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
