@@ -12,7 +12,7 @@ windows (MTD(f), from P's last value), with a transposition table per player P
 keyed on `SearchPosition.key` (values relative to what is banked), the table's
 best card tried first, then a history count per player, and equivalent cards
 searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
-`bounds` and searches the last trick (`left`) without the table. Nothing here
+`bounds` and searches the last four cards (`left`) without the table. Nothing here
 knows a game: a ruleset that can be analysed provides `played_hand`
 (`imptools.rules.base.Analysable`).
 
@@ -42,7 +42,7 @@ Entry = tuple[int, int, int | None]
 EMPTY: Entry = (-INF, INF, None)
 
 LEAN = 4
-"""From this many cards left to play (where the position says, `left()`), plain alpha-beta without the table."""
+"""At most this many cards left to play (where the position says, `left()`): plain alpha-beta, no table."""
 
 
 # --------------------------------------------------------------------------- the search

@@ -138,8 +138,8 @@ class SearchPosition(Position, Protocol):
     the least and the most `player`'s result can still be from here, whatever is
     played (absolute, not relative to the banked part; `low == high` when it is
     certain). The search cuts where the window lies outside them. And `left() ->
-    int`, the cards still to be played: the last trick is then searched without
-    the table.
+    int`, the cards still to be played: the last four are searched without the
+    table.
     """
 
     def side(self, player: str) -> frozenset[str]:
