@@ -7,11 +7,14 @@ possible, all cards visible, every card among the legal ones (the "paranoid"
 value). The cost of a play is the value for its player just before it minus
 the value just after it. docs/ANALYSIS.md says it in full.
 
-The search is alpha-beta (max for P's side, min for the others) with a
-transposition table per player P keyed on `SearchPosition.key` (values relative
-to what is banked), the table's best move tried first, and equivalent cards
-searched once (`SearchPosition.groups`). Nothing here knows a game: a ruleset
-that can be analysed provides `played_hand` (`imptools.rules.base.Analysable`).
+The search is alpha-beta (max for P's side, min for the others) over null
+windows (MTD(f), from P's last value), with a transposition table per player P
+keyed on `SearchPosition.key` (values relative to what is banked), the table's
+best card tried first, then a history count per player, and equivalent cards
+searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
+`bounds` and searches the last four cards (`left`) without the table. Nothing here
+knows a game: a ruleset that can be analysed provides `played_hand`
+(`imptools.rules.base.Analysable`).
 
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
 stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
@@ -21,7 +24,7 @@ cluster.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
@@ -35,6 +38,11 @@ INF = 1 << 40
 
 Entry = tuple[int, int, int | None]
 """A table entry: lower bound, upper bound (relative to the banked part) and the best card found."""
+
+EMPTY: Entry = (-INF, INF, None)
+
+LEAN = 4
+"""At most this many cards left to play (where the position says, `left()`): plain alpha-beta, no table."""
 
 
 # --------------------------------------------------------------------------- the search
@@ -51,68 +59,160 @@ class Search:
         self.position = position
         self.tables: dict[str, dict[object, Entry]] = {}
         self.nodes = 0
+        self.history: dict[str, dict[int, int]] = {}
+        self.last: dict[str, int] = {}
+        self._searchers: dict[str, Callable[[int, int], int]] = {}
 
-    def value(self, player: str, alpha: int = -INF, beta: int = INF) -> int:
+    def value(self, player: str, alpha: int = -INF, beta: int = INF, guess: int | None = None) -> int:
         """The value of the position for `player`: exact when it lies strictly inside (alpha, beta); otherwise a
-        bound on the side it fails (at most alpha when it fails low, at least beta when it fails high)."""
-        table = self.tables.setdefault(player, {})
-        return self._search(player, self.position.side(player), table, alpha, beta)
+        bound on the side it fails (at most alpha when it fails low, at least beta when it fails high).
 
-    def _search(self, player: str, side: frozenset[str], table: dict[object, Entry], alpha: int, beta: int) -> int:
+        A whole window is searched as a series of null windows (MTD(f)) starting from `guess`, else from the
+        player's last value.
+        """
+        search = self._searchers.get(player)
+        if search is None:
+            search = self._searchers[player] = self._searcher(player)
+        if alpha > -INF or beta < INF:
+            return search(alpha, beta)
+        g = self.last.get(player, 0) if guess is None else guess
+        lower, upper = -INF, INF
+        while lower < upper:
+            b = g + 1 if g == lower else g
+            g = search(b - 1, b)
+            if g < b:
+                upper = g
+            else:
+                lower = g
+        self.last[player] = g
+        return g
+
+    def _searcher(self, player: str) -> Callable[[int, int], int]:
+        """The alpha-beta search of `player`'s values: a function of the window, over the position's methods."""
         pos = self.position
-        self.nodes += 1
-        if pos.done():
-            return pos.result(player)
-        forced = pos.forced()
-        if forced is not None:
-            pos.play(forced)
-            v = self._search(player, side, table, alpha, beta)
-            pos.undo()
-            return v
-        key, base = pos.key(player)
-        a, b = alpha - base, beta - base
-        lo, hi, first = table.get(key, (-INF, INF, None))
-        if lo >= b:
-            return lo + base
-        if hi <= a:
-            return hi + base
-        if lo == hi:
-            return lo + base
-        a0, b0 = a, b
-        groups = pos.groups()
-        if first is not None:
-            for i, g in enumerate(groups):
-                if first in g:
-                    if i:
-                        groups.insert(0, groups.pop(i))
-                    break
-        maximise = pos.to_move() in side
-        best = -INF if maximise else INF
-        move: int | None = None
-        for g in groups:
-            card = g[0]
-            pos.play(card)
-            v = self._search(player, side, table, a + base, b + base) - base
-            pos.undo()
-            if maximise:
-                if v > best:
-                    best, move = v, card
-                    if v > a:
-                        a = v
-            elif v < best:
-                best, move = v, card
-                if v < b:
-                    b = v
-            if a >= b:
-                break
-        if best <= a0:
-            lo, hi = min(lo, best), min(hi, best)
-        elif best >= b0:
-            lo, hi = max(lo, best), max(hi, best)
-        else:
-            lo = hi = best
-        table[key] = (lo, hi, move)
-        return best + base
+        side = pos.side(player)
+        table = self.tables.setdefault(player, {})
+        hist = self.history.setdefault(player, {})
+        done, result, forced_card, play, undo = pos.done, pos.result, pos.forced, pos.play, pos.undo
+        key_of, groups_of, to_move = pos.key, pos.groups, pos.to_move
+        bounds: Callable[[str], tuple[int, int]] | None = getattr(pos, "bounds", None)
+        left: Callable[[], int] | None = getattr(pos, "left", None)
+        count = self
+
+        def lean(alpha: int, beta: int) -> int:
+            """Plain alpha-beta, no table: for the last few cards."""
+            count.nodes += 1
+            if done():
+                return result(player)
+            forced = forced_card()
+            if forced is not None:
+                play(forced)
+                v = lean(alpha, beta)
+                undo()
+                return v
+            if to_move() in side:
+                best = -INF
+                for g in groups_of():
+                    play(g[0])
+                    v = lean(alpha, beta)
+                    undo()
+                    if v > best:
+                        best = v
+                        if v > alpha:
+                            alpha = v
+                            if v >= beta:
+                                break
+                return best
+            best = INF
+            for g in groups_of():
+                play(g[0])
+                v = lean(alpha, beta)
+                undo()
+                if v < best:
+                    best = v
+                    if v < beta:
+                        beta = v
+                        if v <= alpha:
+                            break
+            return best
+
+        def search(alpha: int, beta: int) -> int:
+            count.nodes += 1
+            if done():
+                return result(player)
+            forced = forced_card()
+            if forced is not None:
+                play(forced)
+                v = search(alpha, beta)
+                undo()
+                return v
+            key, base = key_of(player)
+            a, b = alpha - base, beta - base
+            lo, hi, first = table.get(key, EMPTY)
+            if lo >= b:
+                return lo + base
+            if hi <= a:
+                return hi + base
+            if lo == hi:
+                return lo + base
+            low, high = -INF, INF
+            if bounds is not None:
+                low, high = bounds(player)
+                low, high = low - base, high - base
+                if low >= b or low == high:
+                    return low + base
+                if high <= a:
+                    return high + base
+            a0, b0 = a, b
+            depth = left() if left is not None else 0
+            move: int | None = None
+            if depth and depth <= LEAN:
+                best = lean(alpha, beta) - base
+            else:
+                groups = groups_of()
+                if len(groups) > 1:
+                    groups.sort(key=lambda g: hist.get(g[0], 0), reverse=True)
+                    if first is not None and first not in groups[0]:
+                        for i, g in enumerate(groups):
+                            if first in g:
+                                groups.insert(0, groups.pop(i))
+                                break
+                if to_move() in side:
+                    best = -INF
+                    for g in groups:
+                        play(g[0])
+                        v = search(a + base, b + base) - base
+                        undo()
+                        if v > best:
+                            best, move = v, g[0]
+                            if v > a:
+                                a = v
+                                if v >= b or v == high:
+                                    break
+                else:
+                    best = INF
+                    for g in groups:
+                        play(g[0])
+                        v = search(a + base, b + base) - base
+                        undo()
+                        if v < best:
+                            best, move = v, g[0]
+                            if v < b:
+                                b = v
+                                if v <= a or v == low:
+                                    break
+                if move is not None:
+                    hist[move] = hist.get(move, 0) + depth * depth + 1
+            if best <= a0:
+                lo, hi = min(lo, best), min(hi, best)
+            elif best >= b0:
+                lo, hi = max(lo, best), max(hi, best)
+            else:
+                lo = hi = best
+            table[key] = (lo, hi, move)
+            return best + base
+
+        return search
 
     def choices(self, player: str) -> tuple[int, list[int]]:
         """The value for `player`, who is to move, and the legal cards that keep it."""

@@ -8,7 +8,8 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import Runner, Search, analyse_hand, best_line, tasks_for
+from imptools.analyse import Runner, Search, analyse_hand, best_line, played_hand, tasks_for
+from imptools.check import judge_game
 from imptools.cli import app
 from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
@@ -46,8 +47,6 @@ def endgame(players: int, seed: int, tricks_left: int, variant: str | None = Non
 
 
 def game_hand(game: object) -> object:
-    from imptools.analyse import played_hand
-
     found = played_hand(game, 1)  # type: ignore[arg-type]
     assert not isinstance(found, str), found
     return found
@@ -75,6 +74,66 @@ def test_values_equal_plain_minimax(players: int, seed: int, tricks: int, varian
                 assert (card in keep) == (exact == value)
         rng = Random(seed)
         pos.play(rng.choice(pos.legal()) if pos.forced() is None else pos.forced())  # type: ignore[arg-type]
+
+
+def keyed_minimax(pos: SearchPosition, player: str, seen: dict[object, tuple[int, str]]) -> int:
+    """Plain minimax that also checks `key`'s contract at every position (the value minus the banked part is the
+    same for every position, from any history, with the same key) and that `bounds` holds the value."""
+    if pos.done():
+        return pos.result(player)
+    forced = pos.forced()
+    cards = [forced] if forced is not None else pos.legal()
+    values = []
+    for c in cards:
+        pos.play(c)
+        values.append(keyed_minimax(pos, player, seen))
+        pos.undo()
+    value = max(values) if pos.to_move() in pos.side(player) else min(values)
+    key, banked = pos.key(player)
+    low, high = pos.bounds(player)  # type: ignore[attr-defined]
+    assert low <= value <= high, (player, low, value, high)
+    where = f"{pos.to_move()} to move, {len(pos._undo)} plays in"  # type: ignore[attr-defined]
+    first = seen.setdefault(key, (value - banked, where))
+    assert first[0] == value - banked, f"{player}: one key, relative values {first} and {value - banked} ({where})"
+    return value
+
+
+KEY_CASES = [(3, s, 4, None) for s in range(12)] + [(4, s, 3, None) for s in range(10)]
+KEY_CASES += [(3, s, 4, "lopaka") for s in range(12)] + [(5, s, 2, "second-bottle") for s in range(12)]
+
+
+@pytest.mark.parametrize(("players", "seed", "tricks", "variant"), KEY_CASES)
+def test_key_contract_and_bounds(players: int, seed: int, tricks: int, variant: str | None) -> None:
+    """Positions reached by different histories that share a key have the same value relative to the banked part
+    (here a player's card lying in the trick below the price, with none left in hand, once broke it)."""
+    pos = endgame(players, seed, tricks, variant)
+    for player in pos.order:  # type: ignore[attr-defined]
+        keyed_minimax(pos, player, {})
+
+
+JUDGED = [(p, None, "random") for p in (3, 4, 5, 6)] + [(5, "second-bottle", "greedy"), (4, "second-bottle", "random")]
+JUDGED += [(3, "lopaka", "random"), (4, None, "greedy"), (6, None, "greedy")]
+
+
+@pytest.mark.parametrize(("players", "variant", "bot"), JUDGED)
+def test_search_position_scores_as_the_checker(players: int, variant: str | None, bot: str) -> None:
+    """The search position, played through simulated hands, reaches the checker's score for every player."""
+    names = ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else NAMES[:players]
+    text = "".join(simulate(Options("bottle-imp", names, variant, hands=8, seed=players, bot=bot)))
+    (game,) = read_games(text)
+    judged = judge_game(game)
+    assert judged.all_findings() == []
+    for hand in game.hands:
+        found = played_hand(game, hand.number)
+        assert not isinstance(found, str), found
+        pos = found.position
+        for _, player, card in found.plays:
+            assert pos.to_move() == player and card in pos.legal()
+            assert pos.forced() in (None, card)
+            pos.play(card)
+        assert pos.done()
+        scores = judged.hands[hand.number - 1].scores
+        assert scores is not None and {p: pos.result(p) for p in names} == scores
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -133,6 +133,13 @@ class SearchPosition(Position, Protocol):
 
     Everything here is about one player's result, `player`, the one whose value
     the search computes; every method is cheap, as a search calls it at every node.
+
+    Optional (the search uses it when present): `bounds(player) -> (low, high)`,
+    the least and the most `player`'s result can still be from here, whatever is
+    played (absolute, not relative to the banked part; `low == high` when it is
+    certain). The search cuts where the window lies outside them. And `left() ->
+    int`, the cards still to be played: the last four are searched without the
+    table.
     """
 
     def side(self, player: str) -> frozenset[str]:

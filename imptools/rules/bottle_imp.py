@@ -10,7 +10,7 @@ games come from `imptools.rules.tricks`.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from random import Random
 
@@ -146,12 +146,26 @@ def judge_trick(cards: list[int], bottles: list[Bottle]) -> tuple[int, int | Non
     >>> judge_trick([48, 50, 60], [Bottle(24)])
     (2, None)
     """
-    top = max(range(len(bottles)), key=lambda i: (bottles[i].price, -i))
-    price = bottles[top].price
-    below = [i for i, c in enumerate(cards) if c < price]
-    if below:
-        return max(below, key=lambda i: cards[i]), top
-    return max(range(len(cards)), key=lambda i: cards[i]), None
+    return judge_prices(cards, [b.price for b in bottles])
+
+
+def judge_prices(cards: Sequence[int], prices: Sequence[int]) -> tuple[int, int | None]:
+    """`judge_trick` on the bottles' prices alone (the search calls it at every trick it settles).
+
+    >>> judge_prices([48, 28, 34, 64], [24, 30])
+    (1, 1)
+    >>> judge_prices([48, 50, 60], [24, 24])
+    (2, None)
+    """
+    price = max(prices)
+    top = prices.index(price)
+    best = win = -1
+    for i, c in enumerate(cards):
+        if best < c < price:
+            best, win = c, i
+    if win >= 0:
+        return win, top
+    return cards.index(max(cards)), None
 
 
 def settle_trick(cards: list[int], who: list[str], bottles: list[Bottle], piles: dict[str, list[int]]) -> int:

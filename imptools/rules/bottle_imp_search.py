@@ -9,9 +9,12 @@ What a player's result depends on (see `SearchPosition.key`): a player's hand
 score is the coins of his won cards, unless he holds a bottle at the end; then
 it is minus the imp's trick (per bottle), whatever he has won. So the result is
 additive (won so far + won from here) only while the player can never end with
-a bottle: when he holds none and has no card below the (higher) price, since
-prices only fall. Then the table keys leave his won coins out and values are
-relative to them; otherwise the won coins are part of the key.
+a bottle: when he holds none and has no card below the (higher) price, neither
+in hand nor lying in the trick in progress (it may still take the bottle when
+the trick settles), since prices only fall. Then the table keys leave his won
+coins out and values are relative to them; otherwise his won coins are part of
+the key. Other players' won coins and which other player holds a bottle never
+matter to his result.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from imptools.rules.bottle_imp import (
     Setup,
     automaton_choice,
     imp_trick,
+    judge_prices,
     settle_trick,
     spell,
 )
@@ -40,8 +44,12 @@ SEARCHABLE = ("classic", "lopaka", "second-bottle")
 """The variants the search values: one card each per trick, each player's own hand score."""
 
 
-Saved = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...]]
-"""What `undo` needs after a trick was settled: the last card, the leader, the trick, prices, owners, won coins."""
+Saved = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int]
+"""What `undo` needs after a trick was settled: the last card, the leader, the trick, prices, owners, won coins,
+the code, the live cards and their coins."""
+
+WIDTH = 80
+"""Bits per seat in the position's code (engine cards are below 76)."""
 
 
 def _bits(mask: int) -> list[int]:
@@ -58,28 +66,45 @@ class SearchBottle:
     """A one-pack Bottle Imp hand with every card visible (a `SearchPosition`).
 
     `order` is the seating from the leader of trick 1; `hands` the cards each seat
-    holds; `penalty` the coins of the imp's trick.
+    holds; `penalty` the coins of the imp's trick. Seats are numbers inside; the
+    position is also kept as one integer, `code` (each seat's cards in hand and in
+    the trick, the leader and the prices), updated at every play: the table key.
     """
 
     def __init__(self, setup: Setup, order: list[str], hands: dict[str, set[int]], penalty: int) -> None:
         self.setup = setup
         self.order = order
         self.seat = {p: i for i, p in enumerate(order)}
-        self.n = len(order)
-        self.per_trick = self.n
+        self.n = n = len(order)
+        self.per_trick = n
         self.penalty = penalty
         self.hands = [sum(1 << c for c in hands[p]) for p in order]
-        self.coins = {c: v for c, (_, v) in setup.cards.items()}
-        colours = sorted({col for col, _ in setup.cards.values()})
+        top = max(setup.cards) + 1
+        self.coins = [0] * top
+        self.suit = [0] * top
+        for c, (col, v) in setup.cards.items():
+            self.coins[c] = v
+            self.suit[c] = sum(1 << d for d, (cc, _) in setup.cards.items() if cc == col)
         self.colour = {c: col for c, (col, _) in setup.cards.items()}
-        self.colour_mask = {col: sum(1 << c for c, (cc, _) in setup.cards.items() if cc == col) for col in colours}
         self.prices = [START_PRICE] * setup.bottles
         self.owners = [-1] * setup.bottles
-        self.won = [0] * self.n
+        self.won = [0] * n
         self.leader = 0
         self.trick: list[int] = []
         self.lopaka = self.seat.get(LOPAKA, -1) if setup.lopaka else -1
         self._undo: list[Saved | None] = []
+        self.live = 0
+        for h in self.hands:
+            self.live |= h
+        self.live_coins = sum(self.coins[c] for c in _bits(self.live))
+        self._lead_at = 2 * n * WIDTH
+        self._price_at = self._lead_at + 8
+        self._mine_at = self._price_at + 8 * setup.bottles
+        self.code = sum(h << (s * WIDTH) for s, h in enumerate(self.hands)) + self._price_code()
+        self._groups: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+
+    def _price_code(self) -> int:
+        return sum(p << (self._price_at + 8 * i) for i, p in enumerate(self.prices))
 
     # ----------------------------------------------------------------------- Position
 
@@ -89,7 +114,7 @@ class SearchBottle:
     def _legal_mask(self) -> int:
         held = self.hands[(self.leader + len(self.trick)) % self.n]
         if self.trick:
-            same = held & self.colour_mask[self.colour[self.trick[0]]]
+            same = held & self.suit[self.trick[0]]
             if same:
                 return same
         return held
@@ -106,53 +131,62 @@ class SearchBottle:
 
     def play(self, card: int) -> None:
         trick = self.trick
-        seat = (self.leader + len(trick)) % self.n
-        self.hands[seat] &= ~(1 << card)
+        n = self.n
+        seat = (self.leader + len(trick)) % n
+        self.hands[seat] ^= 1 << card
+        self.code += (1 << (card + (n + seat) * WIDTH)) - (1 << (card + seat * WIDTH))
         trick.append(card)
-        if len(trick) < self.n:
+        if len(trick) < n:
             self._undo.append(None)
             return
-        self._undo.append((card, self.leader, tuple(trick), tuple(self.prices), tuple(self.owners), tuple(self.won)))
-        prices = self.prices
-        top = 0 if len(prices) == 1 or prices[0] >= prices[1] else 1
-        price = prices[top]
-        best = -1
-        win = 0
-        for i, c in enumerate(trick):
-            if c < price and c > best:
-                best, win = c, i
-        coins = self.coins
-        if best >= 0:
-            owner = self.owners[top]
-            winner = (self.leader + win) % self.n
+        prices, owners, won, coins = self.prices, self.owners, self.won, self.coins
+        self._undo.append(
+            (card, self.leader, tuple(trick), tuple(prices), tuple(owners), tuple(won), self.code, self.live,
+             self.live_coins)
+        )  # fmt: skip
+        win, taken = judge_prices(trick, prices)
+        winner = (self.leader + win) % n
+        gained = 0
+        for c in trick:
+            gained += coins[c]
+        self.live_coins -= gained
+        for c in trick:
+            self.live ^= 1 << c
+        if taken is not None:
+            price, owner = prices[taken], owners[taken]
             if price != START_PRICE and owner >= 0:
-                self.won[owner] += coins[price]
-            prices[top] = best
-            self.owners[top] = winner
-            self.won[winner] += sum(coins[c] for c in trick) - coins[best]
-        else:
-            high = max(trick)
-            win = trick.index(high)
-            winner = (self.leader + win) % self.n
-            self.won[winner] += sum(coins[c] for c in trick)
+                won[owner] += coins[price]
+            prices[taken] = trick[win]
+            owners[taken] = winner
+            gained -= coins[trick[win]]
+        won[winner] += gained
+        self.code = (
+            sum(h << (s * WIDTH) for s, h in enumerate(self.hands)) + (winner << self._lead_at) + self._price_code()
+        )
         self.leader = winner
         self.trick = []
 
     def undo(self) -> None:
         saved = self._undo.pop()
+        n = self.n
         if saved is None:
             card = self.trick.pop()
-            self.hands[(self.leader + len(self.trick)) % self.n] |= 1 << card
+            seat = (self.leader + len(self.trick)) % n
+            self.hands[seat] |= 1 << card
+            self.code -= (1 << (card + (n + seat) * WIDTH)) - (1 << (card + seat * WIDTH))
             return
-        card, self.leader, trick, prices, owners, won = saved
-        self.trick = list(trick)[:-1]
+        card, self.leader, trick, prices, owners, won, self.code, self.live, self.live_coins = saved
+        self.trick = list(trick[:-1])
         self.prices = list(prices)
         self.owners = list(owners)
         self.won = list(won)
-        self.hands[(self.leader + len(self.trick)) % self.n] |= 1 << card
+        self.hands[(self.leader + len(self.trick)) % n] |= 1 << card
+        self.code -= (1 << (card + (n + (self.leader + n - 1) % n) * WIDTH)) - (
+            1 << (card + ((self.leader + n - 1) % n) * WIDTH)
+        )
 
     def done(self) -> bool:
-        return not self.trick and not any(self.hands)
+        return not self.live
 
     def spell(self, card: int) -> str:
         return spell(card)
@@ -169,36 +203,84 @@ class SearchBottle:
 
     def key(self, player: str) -> tuple[object, int]:
         seat = self.seat[player]
-        mine = tuple(o == seat for o in self.owners)
-        state = (tuple(self.hands), self.leader, tuple(self.trick), tuple(self.prices), mine)
-        # Every player's won coins go into the key and values are stored whole. Keys relative to what the
-        # player has banked (when he can no longer end with a bottle) gave values that differ from plain
-        # minimax on some endgames (tests/test_analyse.py); until that is understood, no relative values.
-        return (state, tuple(self.won)), 0
+        owners = self.owners
+        if seat in owners:
+            mine = sum(1 << i for i, o in enumerate(owners) if o == seat)
+            return (self.code + (mine << self._mine_at), self.won[seat]), 0
+        code = self.code
+        if len(owners) == 1:
+            # Only comparisons with the cards still in play matter of a price the player does not hold.
+            price = self.prices[0]
+            code += ((self.live & ((1 << price) - 1)).bit_length() - price) << self._price_at
+        if not self._clear(seat):
+            return (code, self.won[seat]), 0
+        return code, self.won[seat]
+
+    def bounds(self, player: str) -> tuple[int, int]:
+        """Bounds on the value for `player`: what he has won, down to the bottles' penalty unless he is clear of
+        them, up to every coin still in play and the price cards of his bottles; exactly the penalty when he holds
+        the only bottle and no one else has a card below its price."""
+        seat = self.seat[player]
+        won = self.won[seat]
+        hi = won + self.live_coins
+        owners = self.owners
+        if seat not in owners:
+            if self._clear(seat):
+                return won, hi
+            return min(won, -self.penalty * len(owners)), hi
+        for price, owner in zip(self.prices, owners):
+            if owner == seat and price != START_PRICE:
+                hi += self.coins[price]
+        if len(owners) == 1:
+            below = (1 << self.prices[0]) - 1
+            others = self.live & ~self.hands[seat]
+            i = (seat - self.leader) % self.n
+            if i < len(self.trick):
+                others &= ~(1 << self.trick[i])
+            if not others & below:
+                return -self.penalty, -self.penalty
+        return min(won, -self.penalty * len(owners)), hi
+
+    def left(self) -> int:
+        """The cards still to be played."""
+        return self.live.bit_count() - len(self.trick)
+
+    def _clear(self, seat: int) -> bool:
+        """Whether `seat` can never end with a bottle: he owns none (checked by the caller), holds no card below the
+        (higher) price and has no such card lying in the trick in progress (prices only fall)."""
+        below = (1 << max(self.prices)) - 1
+        if self.hands[seat] & below:
+            return False
+        i = (seat - self.leader) % self.n
+        return i >= len(self.trick) or not (1 << self.trick[i]) & below
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour and coins,
         and above the (higher) price, so that neither can ever take a bottle or be compared with a price between
         them (below the price a twin could become the price while the other stays in hand, and they differ)."""
-        legal = _bits(self._legal_mask())
-        if len(legal) < 2:
-            return [tuple(legal)]
-        live = 0
-        for h in self.hands:
-            live |= h
-        for c in self.trick:
-            live |= 1 << c
+        legal = self._legal_mask()
         price = max(self.prices)
+        memo = (legal, self.live, price)
+        found = self._groups.get(memo)
+        if found is None:
+            found = self._groups[memo] = self._runs(legal, price)
+        return list(found)
+
+    def _runs(self, legal_mask: int, price: int) -> tuple[tuple[int, ...], ...]:
+        legal = _bits(legal_mask)
+        if len(legal) < 2:
+            return (tuple(legal),)
+        live = self.live
         out: list[list[int]] = [[legal[0]]]
-        colour, coins = self.colour, self.coins
+        suit, coins = self.suit, self.coins
         for a, b in pairwise(legal):
             between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
-            if a > price and not between and colour[a] == colour[b] and coins[a] == coins[b]:
+            if a > price and not between and suit[a] == suit[b] and coins[a] == coins[b]:
                 out[-1].append(b)
             else:
                 out.append([b])
         # High cards first: they keep the bottle away from the player and often decide the trick.
-        return [tuple(g) for g in reversed(out)]
+        return tuple(tuple(g) for g in reversed(out))
 
 
 def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
