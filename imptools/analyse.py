@@ -12,7 +12,7 @@ windows (MTD(f), from P's last value), with a transposition table per player P
 keyed on `SearchPosition.key` (values relative to what is banked), the table's
 best card tried first, then a history count per player, and equivalent cards
 searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
-`bounds` and searches the last four cards (`left`) without the table. Nothing here
+`bounds` and searches the last four cards (`cards_left`) without the table. Nothing here
 knows a game: a ruleset that can be analysed provides `played_hand`
 (`imptools.rules.base.Analysable`).
 
@@ -42,7 +42,7 @@ Entry = tuple[int, int, int | None]
 EMPTY: Entry = (-INF, INF, None)
 
 LEAN = 4
-"""At most this many cards left to play (where the position says, `left()`): plain alpha-beta, no table."""
+"""At most this many cards left to play (where the position says, `cards_left()`): plain alpha-beta, no table."""
 
 
 # --------------------------------------------------------------------------- the search
@@ -96,7 +96,7 @@ class Search:
         done, result, forced_card, play, undo = pos.done, pos.result, pos.forced, pos.play, pos.undo
         key_of, groups_of, to_move = pos.key, pos.groups, pos.to_move
         bounds: Callable[[str], tuple[int, int]] | None = getattr(pos, "bounds", None)
-        left: Callable[[], int] | None = getattr(pos, "left", None)
+        left: Callable[[], int] | None = getattr(pos, "cards_left", None)
         count = self
 
         def lean(alpha: int, beta: int) -> int:

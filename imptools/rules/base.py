@@ -137,7 +137,7 @@ class SearchPosition(Position, Protocol):
     Optional (the search uses it when present): `bounds(player) -> (low, high)`,
     the least and the most `player`'s result can still be from here, whatever is
     played (absolute, not relative to the banked part; `low == high` when it is
-    certain). The search cuts where the window lies outside them. And `left() ->
+    certain). The search cuts where the window lies outside them. And `cards_left() ->
     int`, the cards still to be played: the last four are searched without the
     table.
     """

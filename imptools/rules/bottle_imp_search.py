@@ -241,7 +241,7 @@ class SearchBottle:
                 return -self.penalty, -self.penalty
         return min(won, -self.penalty * len(owners)), hi
 
-    def left(self) -> int:
+    def cards_left(self) -> int:
         """The cards still to be played."""
         return self.live.bit_count() - len(self.trick)
 
