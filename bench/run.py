@@ -9,6 +9,7 @@ processes (median of --runs, peak resident memory from the child's rusage):
 
 - parse only: `read_games` over the corpus, in a `python -c`;
 - `imp validate --json` and `imp score --json` over the corpus (`--jobs N` for each N given);
+- `imp simulate` dealing and playing as many hands (`--jobs N` likewise), written to a file;
 - the cold start of `imp validate` on a file of one hand;
 - the peer: python-chess reading --games random legal games (made by python-chess
   itself, seeded, at most --plies half-moves) with `chess.pgn.read_game` (which
@@ -36,7 +37,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from corpus import write_corpus
+from corpus import TABLES, write_corpus
 
 PARSE = "import sys\nfrom imptools.reader import read_games\nprint(sum(len(g.hands) for g in read_games(sys.argv[1])))"
 CHESS = """import sys, chess, chess.pgn
@@ -155,6 +156,12 @@ def main() -> None:
         for j in jobs:
             row(f"imp score --json {' '.join(j)}".strip(), [*imp, "score", "--json", *j, str(corpus)], args.hands)
         score = rows[-len(jobs)]
+        players, variant, _ = TABLES[args.game]
+        deal = ["simulate", "--game", args.game, "--players", players, "--hands", str(args.hands), "--seed", "1"]
+        deal += ["--variant", variant] if variant else []
+        for j in jobs:
+            out = ["-o", str(where / "simulated.imp")]
+            row(f"imp simulate --hands {args.hands} {' '.join(j)}".strip(), [*imp, *deal, *out, *j], args.hands)
         start = run([*imp, "validate", str(one)], max(args.runs, 7))
         peer = run([sys.executable, "-c", CHESS, str(pgn)], args.runs)
         games, plies = (int(x) for x in peer.out.split())
