@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from random import Random
 
 from imptools.record import Call, Deal, Discard, Game, Hand, NameRef, Pass, Trick, Trump
-from imptools.rules.base import CardCheck, CardFace, DealtHand, HandOutcome, Position, TrickRuleset
+from imptools.rules.base import CardCheck, CardFace, DealtHand, HandOutcome, PlayedHand, Position, TrickRuleset
 from imptools.rules.steps import Step
 from imptools.rules.tricks import (
     Holdings,
@@ -740,6 +740,17 @@ def _named_sides(seating: Seating) -> tuple[tuple[str, tuple[str, ...]], ...]:
     return tuple((side_name(side), side) for side in seating.sides())
 
 
+def call_lines(setup: Setup, hand: Hand) -> list[tuple[CallLine, Trump | Call]]:
+    """The hand's call lines by the game's players, in the order written, each with the line it reads."""
+    lines: list[tuple[CallLine, Trump | Call]] = []
+    for line in hand.lines:
+        if isinstance(line, Trump) and line.player.name in setup.players:
+            lines.append((CallLine("trump", line.player.name, line.suit.lower()), line))
+        elif isinstance(line, Call) and line.player.name in setup.players:
+            lines.append((CallLine(line.kind, line.player.name), line))
+    return lines
+
+
 class Botifarra(TrickRuleset):
     """Botifarra, every variant: cards `1o` .. `12b` (three players play without the 2s, 3s and 4s)."""
 
@@ -767,6 +778,12 @@ class Botifarra(TrickRuleset):
 
     def table(self, game: Game) -> Setup | None:
         return setup_of(game)
+
+    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
+        """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""
+        from imptools.rules.botifarra_search import searchable
+
+        return searchable(self, game, hand_number)
 
     def deck(self, game: Game) -> list[str]:
         """The cards of the game's deck (36 with three players), suit by suit, each suit highest first."""
@@ -840,12 +857,7 @@ class Botifarra(TrickRuleset):
         self, setup: Setup, hand: Hand, dealer: str, report: Reporter
     ) -> tuple[Calls, list[tuple[CallLine, Trump | Call]]]:
         """Judge the hand's call lines; each bad one, and a hand that names no trump, is `bad-call`."""
-        lines: list[tuple[CallLine, Trump | Call]] = []
-        for line in hand.lines:
-            if isinstance(line, Trump) and line.player.name in setup.players:
-                lines.append((CallLine("trump", line.player.name, line.suit.lower()), line))
-            elif isinstance(line, Call) and line.player.name in setup.players:
-                lines.append((CallLine(line.kind, line.player.name), line))
+        lines = call_lines(setup, hand)
         calls = judge_calls([c for c, _ in lines], dealer, setup.seating)
         for bad in calls.bad:
             call, line = lines[bad.index]

@@ -1,0 +1,467 @@
+"""Botifarra for a game-tree search: a fast position and the hand a record shows, ready to analyse.
+
+`SearchBotifarra` keeps each player's cards as a bit mask in which a suit's
+twelve cards lie in order of strength (bit `suit * 12 + strength - 1`, see
+`BIT`), so "a card that beats", "the lowest card of a suit" and "the cards
+between two cards" are a few integer operations. `legal_mask` is the obligation
+table of `botifarra.legal_cards` over such masks and `beats` the rule of
+`botifarra.trick_winner`; tests/test_analyse_botifarra.py proves both equal to
+the checker's own functions on many random positions. With two players, a
+pile card becomes playable when the card on it is played (`under`).
+
+What a player's result depends on (see `SearchPosition.key`): the result is
+the points of his side (card points and one per trick), which are additive:
+banked so far + won from here. The two-player count is not (the point of the
+two leftover tricks goes to the poorer player), so there the key holds what
+the rest depends on (the parity of his tricks and, while the leftover point
+can still go either way, his points so far).
+"""
+
+from __future__ import annotations
+
+from itertools import pairwise
+
+from imptools.record import Game, Hand
+from imptools.rules.base import PlayedHand
+from imptools.rules.botifarra import (
+    LLIURE,
+    OBLIGADA,
+    TWO_PLAYER,
+    Botifarra,
+    Setup,
+    _hand_cards,
+    _piles,
+    call_lines,
+    judge_calls,
+    points,
+    spell,
+    strength,
+    suit_of,
+    trick_winner,
+    two_player_points,
+)
+from imptools.rules.tricks import Played, after_exchange, turn_order, walk_tricks
+
+MARKS = (5, 15)
+"""A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
+
+BIT: tuple[int, ...] = tuple(suit_of(c) * 12 + strength(c) - 1 for c in range(48))
+"""The search's bit for an engine card: the suit's twelve bits, weakest card lowest."""
+CARD: tuple[int, ...] = tuple(sorted(range(48), key=lambda c: BIT[c]))
+"""The engine card of a bit (the inverse of `BIT`)."""
+SUIT_MASK: tuple[int, ...] = tuple(0xFFF << (12 * s) for s in range(4))
+"""The bits of each suit."""
+POINTS_OF: tuple[int, ...] = tuple(points(CARD[b]) for b in range(48))
+"""The card points of each bit."""
+POINT_MASK = sum(1 << b for b in range(48) if POINTS_OF[b])
+"""The point cards (9 1 12 11 10 of every suit)."""
+_CODE_BITS = 48
+"""Bits a seat's cards take in the key."""
+
+
+def bits(mask: int) -> list[int]:
+    """The bits of a mask, low to high."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def mask_of(cards: set[int] | list[int]) -> int:
+    """The mask of some engine cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << BIT[c]
+    return m
+
+
+def lows(held: int) -> int:
+    """The lowest card of each suit of `held`."""
+    out = 0
+    for s in SUIT_MASK:
+        x = held & s
+        if x:
+            out |= x & -x
+    return out
+
+
+def beats(card: int, winning: int, trump: int) -> bool:
+    """Whether bit `card`, played after bit `winning` (the card winning the trick so far), wins it: a higher
+    card of its suit, or a trump on a card that is not one (`trump` -1 for botifarra)."""
+    s, w = card // 12, winning // 12
+    return (s == w and card > winning) or (s == trump and w != trump)
+
+
+def legal_mask(rules: str, trump: int, led: int, winning: int, partner_master: bool, held: int) -> int:
+    """`botifarra.legal_cards` over masks: the cards of `held` the obligation table allows.
+
+    `led` is the suit led (-1 when the player leads), `winning` the bit of the
+    card winning the trick so far, `trump` the trump suit (-1 for botifarra).
+    """
+    if led < 0:
+        return held
+    follow = held & SUIT_MASK[led]
+    if partner_master:
+        pool = follow or held
+        return pool if rules == LLIURE else pool & (POINT_MASK | lows(pool))
+    above = ~((2 << winning) - 1)
+    if follow:
+        beaters = follow & above if winning // 12 == led else 0
+        if beaters:
+            return beaters
+        if rules == LLIURE:
+            return follow
+        low = follow & -follow
+        return low if rules == OBLIGADA else follow & (POINT_MASK | low)
+    if trump >= 0:
+        trumps = held & SUIT_MASK[trump]
+        if winning // 12 == trump:
+            trumps &= above
+        if trumps:
+            return trumps
+    if rules == LLIURE:
+        return held
+    low = lows(held)
+    return low if rules == OBLIGADA else held & (POINT_MASK | low)
+
+
+Saved = tuple[int, int, int, int, list[int] | None, int, int]
+"""What `undo` needs: the bit, its seat, the winning bit and index before it; for a play that ended a trick, the
+trick, the leader before it and the winner's seat (else None, 0, 0)."""
+
+
+class SearchBotifarra:
+    """A Botifarra hand with every card visible (a `SearchPosition`).
+
+    `order` is the seating from the leader of trick 1; `hands` the cards each
+    player holds (with two players, the cards in hand); `piles` each player's
+    piles, top card first (two players). `trump` is a suit index, None for
+    botifarra.
+    """
+
+    def __init__(
+        self,
+        setup: Setup,
+        order: list[str],
+        trump: int | None,
+        hands: dict[str, set[int]],
+        piles: dict[str, list[list[int]]] | None = None,
+    ) -> None:
+        self.setup = setup
+        self.rules = setup.rules
+        self.two_player = setup.seating.mode == TWO_PLAYER
+        self.order = order
+        self.n = len(order)
+        self.per_trick = self.n
+        self.seat = {p: i for i, p in enumerate(order)}
+        self.trump = -1 if trump is None else trump
+        partners = setup.seating.partners
+        self.partner = [next((self.seat[q] for q in partners(p)), -1) for p in order]
+        self.under = [0] * 48
+        self.hands = [mask_of(hands.get(p, set())) for p in order]
+        self.free = list(self.hands)
+        for i, p in enumerate(order):
+            for pile in (piles or {}).get(p, []):
+                if pile:
+                    self.free[i] |= 1 << BIT[pile[0]]
+                for c in pile:
+                    self.hands[i] |= 1 << BIT[c]
+                for upper, lower in pairwise(pile):
+                    self.under[BIT[upper]] = 1 << BIT[lower]
+        self.code = 0
+        for i, m in enumerate(self.hands):
+            self.code |= m << (_CODE_BITS * i)
+        self.live = 0
+        for m in self.hands:
+            self.live |= m
+        self.leader = 0
+        self.trick: list[int] = []
+        self.winning = -1
+        self.wins_at = 0
+        self.card_points = [0] * self.n
+        self.tricks = [0] * self.n
+        self._undo: list[Saved] = []
+
+    # ----------------------------------------------------------------------- Position
+
+    def to_move(self) -> str:
+        return self.order[(self.leader + len(self.trick)) % self.n]
+
+    def _legal_mask(self) -> int:
+        trick = self.trick
+        seat = (self.leader + len(trick)) % self.n
+        if not trick:
+            return self.free[seat]
+        master = (self.leader + self.wins_at) % self.n
+        partner_master = self.partner[seat] == master
+        return legal_mask(self.rules, self.trump, trick[0] // 12, self.winning, partner_master, self.free[seat])
+
+    def legal(self) -> list[int]:
+        return sorted(CARD[b] for b in bits(self._legal_mask()))
+
+    def forced(self) -> int | None:
+        return None
+
+    def play(self, card: int) -> None:
+        b = BIT[card]
+        trick = self.trick
+        n = self.n
+        seat = (self.leader + len(trick)) % n
+        bb = 1 << b
+        self.hands[seat] ^= bb
+        self.free[seat] = (self.free[seat] ^ bb) | self.under[b]
+        self.code ^= bb << (_CODE_BITS * seat)
+        winning, wins_at = self.winning, self.wins_at
+        if not trick:
+            self.winning, self.wins_at = b, 0
+        elif beats(b, winning, self.trump):
+            self.winning, self.wins_at = b, len(trick)
+        trick.append(b)
+        if len(trick) < n:
+            self._undo.append((b, seat, winning, wins_at, None, 0, 0))
+            return
+        winner = (self.leader + self.wins_at) % n
+        self._undo.append((b, seat, winning, wins_at, trick, self.leader, winner))
+        got = 0
+        for c in trick:
+            got += POINTS_OF[c]
+            self.live ^= 1 << c
+        self.card_points[winner] += got
+        self.tricks[winner] += 1
+        self.leader = winner
+        self.trick = []
+        self.winning = -1
+
+    def undo(self) -> None:
+        b, seat, self.winning, self.wins_at, trick, leader, winner = self._undo.pop()
+        if trick is not None:
+            for c in trick:
+                self.card_points[winner] -= POINTS_OF[c]
+                self.live |= 1 << c
+            self.tricks[winner] -= 1
+            self.leader = leader
+            self.trick = trick
+        self.trick.pop()
+        bb = 1 << b
+        self.hands[seat] |= bb
+        self.free[seat] = (self.free[seat] & ~self.under[b]) | bb
+        self.code ^= bb << (_CODE_BITS * seat)
+
+    def done(self) -> bool:
+        return not self.live
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+    # ----------------------------------------------------------------------- SearchPosition
+
+    def side(self, player: str) -> frozenset[str]:
+        seat = self.seat[player]
+        mate = self.partner[seat]
+        return frozenset((player,) if mate < 0 else (player, self.order[mate]))
+
+    def points(self, player: str) -> int:
+        """The points of `player`'s side so far: card points and one per trick (a point per two tricks with
+        two players, before the leftover point)."""
+        seat = self.seat[player]
+        if self.two_player:
+            return self.card_points[seat] + self.tricks[seat] // 2
+        mate = self.partner[seat]
+        own = self.card_points[seat] + self.tricks[seat]
+        return own if mate < 0 else own + self.card_points[mate] + self.tricks[mate]
+
+    def result(self, player: str) -> int:
+        if self.two_player:
+            cards = {p: self.card_points[i] for i, p in enumerate(self.order)}
+            tricks = {p: self.tricks[i] for i, p in enumerate(self.order)}
+            return two_player_points(cards, tricks)[player]
+        return self.points(player)
+
+    def _state(self) -> int:
+        """Every player's cards, the leader and the trick so far, as one number."""
+        k = self.code | (self.leader << (4 * _CODE_BITS))
+        shift = 4 * _CODE_BITS + 2
+        for c in self.trick:
+            k |= (c + 1) << shift
+            shift += 6
+        return k
+
+    def key(self, player: str) -> tuple[object, int]:
+        banked = self.points(player)
+        if not self.two_player:
+            return self._state(), banked
+        # Two players: result = x + (1 if both won an odd number of tricks and x <= 35), x the player's card
+        # points and points for pairs of tricks at the end (71 in all then, so "the poorer" is x <= 35).
+        # x grows from `banked` by what is won from here; the tricks' parity decides the leftover point.
+        seat = self.seat[player]
+        odd = self.tricks[seat] % 2
+        if banked >= 36:
+            return (self._state(), odd, -1), banked  # never the poorer: additive
+        tricks_left = self.setup.tricks - self.tricks[0] - self.tricks[1]
+        can_win = sum(POINTS_OF[c] for c in bits(self.live)) + (odd + tricks_left) // 2
+        if banked + can_win <= 35:
+            return (self._state(), odd, -2), banked  # always the poorer when odd: additive
+        return (self._state(), odd, banked), 0
+
+    def groups(self) -> list[tuple[int, ...]]:
+        """Legal cards in runs: the same suit and points, nothing left in play between them (in a hand or the
+        trick), and no pile card under either; the likeliest good runs first (see `order_key`)."""
+        legal = bits(self._legal_mask())
+        if len(legal) == 1:
+            return [(CARD[legal[0]],)]
+        live, under = self.live, self.under
+        runs: list[list[int]] = [[legal[0]]]
+        for a, b in pairwise(legal):
+            if (
+                a // 12 == b // 12
+                and POINTS_OF[a] == POINTS_OF[b]
+                and not live & ((1 << b) - (2 << a))
+                and not under[a]
+                and not under[b]
+            ):
+                runs[-1].append(b)
+            else:
+                runs.append([b])
+        runs.sort(key=self.order_key)
+        return [tuple(CARD[b] for b in run) for run in runs]
+
+    def order_key(self, run: list[int]) -> tuple[int, int]:
+        """Which runs to try first: a lead that is the top card left of its suit, the cheapest card that takes
+        an opponent's trick, points onto a partner's trick no one left can take; then cheap, low cards."""
+        b = run[-1]
+        pts = POINTS_OF[b]
+        trick = self.trick
+        if not trick:
+            top = not self.live & SUIT_MASK[b // 12] & ~((2 << b) - 1)
+            return (0, -pts) if top else (1, pts * 16 + b % 12)
+        seat = (self.leader + len(trick)) % self.n
+        master = (self.leader + self.wins_at) % self.n
+        if self.partner[seat] == master:
+            return (0, -pts) if self._safe(seat) else (1, pts * 16 + b % 12)
+        b = run[0]
+        if beats(b, self.winning, self.trump):
+            if len(trick) == self.n - 1:
+                return (0, -pts)
+            return (0, (b // 12 == self.trump) * 16 + b % 12)
+        return (1, pts * 16 + b % 12)
+
+    def _safe(self, seat: int) -> bool:
+        """Whether no player after `seat` in this trick can take the card winning it (by the cards they hold)."""
+        w = self.winning
+        led = self.trick[0] // 12
+        trump = self.trump
+        for k in range(len(self.trick) + 1, self.n):
+            held = self.free[(self.leader + k) % self.n]
+            follow = held & SUIT_MASK[led]
+            if follow:
+                if w // 12 == led and follow & ~((2 << w) - 1):
+                    return False
+            elif (
+                trump >= 0
+                and held & SUIT_MASK[trump]
+                and (w // 12 != trump or held & SUIT_MASK[trump] & ~((2 << w) - 1))
+            ):
+                return False
+        return True
+
+
+# --------------------------------------------------------------------------- a recorded hand
+
+
+def known_cards(
+    setup: Setup, hand: Hand, order: list[str], played: dict[str, list[int]], complete: bool
+) -> tuple[dict[str, set[int]], dict[str, list[list[int]]]] | str:
+    """Each player's cards in hand and piles at the start of play, or why they are not all known.
+
+    Three or four players: the `deal` line; else, in a complete hand, the cards
+    the player plays; else, when every other player's cards are known, the rest
+    of the deck. Two players: every pile from its `deal NAME.P` line (the order
+    matters and the plays do not show it) and the cards in hand from the `deal
+    NAME` line, or in a complete hand the cards played from outside the piles.
+    """
+    if setup.two_player:
+        piles = _piles(setup, hand)
+        short = [p for p in order if p not in piles or len(piles[p].piles) != setup.piles]
+        if short:
+            return f"the piles are not all recorded (no `deal NAME.P` lines for every pile of {', '.join(short)})"
+        in_hand = _hand_cards(setup, hand)
+        held: dict[str, set[int]] = {}
+        for p in order:
+            on_piles = {c for pile in piles[p].piles for c in pile}
+            if p in in_hand or not setup.in_hand:
+                held[p] = in_hand.get(p, set())
+            elif complete:
+                held[p] = set(played[p]) - on_piles
+            else:
+                return f"the cards still to be played are not all known: no `deal {p}` line for the cards in hand"
+        stacks = {p: [list(pile) for pile in piles[p].piles] for p in order}
+        return held, stacks
+    dealt = after_exchange(hand, setup.resolve)
+    held = {p: dealt[p] for p in order if p in dealt}
+    missing = [p for p in order if p not in held]
+    if missing and complete:
+        for p in missing:
+            held[p] = set(played[p])
+    elif len(missing) == 1:
+        others: set[int] = set().union(*held.values())
+        held[missing[0]] = set(setup.cards) - others
+    elif missing:
+        why = "the hand is not complete and " + (
+            f"has no deal lines for {', '.join(missing)}" if hand.deals else "has no deal lines"
+        )
+        return f"the cards still to be played are not all known: {why}"
+    return held, {}
+
+
+def played_hand(setup: Setup, hand: Hand, dealer: str) -> PlayedHand | str:
+    """The hand's start position (every card) and its plays, or why it cannot be analysed."""
+    calls = judge_calls([c for c, _ in call_lines(setup, hand)], dealer, setup.seating)
+    if not calls.named:
+        return "no trump line names a suit: without a trump the tricks cannot be judged"
+    order = turn_order(setup.players, dealer)
+
+    def settle(played: Played) -> int:
+        return trick_winner(played.cards, calls.trump)
+
+    walk = walk_tricks(hand, order, len(order), setup.resolve, settle)
+    plays = [(walk.tricks[t].trick.number, p, c) for t, _, p, c in walk.plays()]
+    if walk.unfinished is not None:
+        number = walk.unfinished.trick.number
+        plays += [(number, p, c) for p, c in zip(walk.unfinished.who, walk.unfinished.cards)]
+    complete = walk.whole and len(walk.tricks) == setup.tricks
+    played: dict[str, list[int]] = {p: [] for p in order}
+    for _, p, c in plays:
+        played[p].append(c)
+    found = known_cards(setup, hand, order, played, complete)
+    if isinstance(found, str):
+        return found
+    held, piles = found
+    sizes = {p: len(held[p]) + sum(len(pile) for pile in piles.get(p, [])) for p in order}
+    if set(sizes.values()) != {setup.tricks}:
+        shown = ", ".join(f"{p} {k}" for p, k in sizes.items())
+        return f"the cards known do not give every player {setup.tricks} cards ({shown})"
+    every = [c for p in order for c in [*held[p], *(c for pile in piles.get(p, []) for c in pile)]]
+    if len(set(every)) != len(every):
+        return "the cards known give the same card to two players"
+    position = SearchBotifarra(setup, order, calls.trump, held, piles)
+    note = None
+    if not walk.whole and walk.unfinished is None and len(walk.tricks) < len(hand.tricks):
+        number = hand.tricks[len(walk.tricks)].number
+        note = f"trick {number} holds an unknown card or is short: the analysis stops before it"
+    return PlayedHand(position, plays, note, MARKS)
+
+
+def searchable(ruleset: Botifarra, game: Game, hand_number: int) -> PlayedHand | str:
+    """`played_hand` for hand `hand_number` of `game` (or why it cannot be analysed)."""
+    setup = ruleset.table(game)
+    if setup is None:
+        return "imptools cannot judge this game (players or variant)"
+    for hand, dealer in zip(game.hands, ruleset.dealers(game, setup)):
+        if hand.number == hand_number:
+            if dealer not in game.players:
+                return f"the dealer {dealer} is not one of the players"
+            assert dealer is not None
+            return played_hand(setup, hand, dealer)
+    return f"there is no hand {hand_number}"
