@@ -100,10 +100,10 @@ def endgame(game: Game, tricks_left: int) -> tuple[SearchBotifarra, BotifarraPos
 def tricks_left(table: str, rules: str, seed: int) -> int:
     """How far from the end a test starts: far enough to reach transpositions, near enough for plain minimax."""
     if table == "two":
-        return 4
-    if table == "three" or rules != LLIURE:
-        return 3 if seed % 2 else 2
-    return 2
+        return 5 + seed % 2
+    if table == "three":
+        return 4 if rules != LLIURE and seed % 2 else 3
+    return 3 if rules != LLIURE or seed % 2 else 2
 
 
 CASES = [(t, r, s) for t, r in TABLES for s in range(22)]
@@ -211,7 +211,7 @@ def cut_hand(game_text: str, keep_tricks: int, drop_deal: str | None = None) -> 
     lines = []
     for line in game_text.splitlines():
         head = line.split(".")[0]
-        if head.isdigit() and int(head) > keep_tricks or line.startswith("score"):
+        if (head.isdigit() and int(head) > keep_tricks) or line.startswith("score"):
             continue
         if drop_deal is not None and line.startswith(f"deal {drop_deal}"):
             continue
