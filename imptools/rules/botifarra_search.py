@@ -176,6 +176,7 @@ class SearchBotifarra:
         self.live = 0
         for m in self.hands:
             self.live |= m
+        self.live_points = sum(POINTS_OF[b] for b in bits(self.live))
         self.leader = 0
         self.trick: list[int] = []
         self.winning = -1
@@ -229,6 +230,7 @@ class SearchBotifarra:
             got += POINTS_OF[c]
             self.live ^= 1 << c
         self.card_points[winner] += got
+        self.live_points -= got
         self.tricks[winner] += 1
         self.leader = winner
         self.trick = []
@@ -239,6 +241,7 @@ class SearchBotifarra:
         if trick is not None:
             for c in trick:
                 self.card_points[winner] -= POINTS_OF[c]
+                self.live_points += POINTS_OF[c]
                 self.live |= 1 << c
             self.tricks[winner] -= 1
             self.leader = leader
@@ -300,10 +303,25 @@ class SearchBotifarra:
         if banked >= 36:
             return (self._state(), odd, -1), banked  # never the poorer: additive
         tricks_left = self.setup.tricks - self.tricks[0] - self.tricks[1]
-        can_win = sum(POINTS_OF[c] for c in bits(self.live)) + (odd + tricks_left) // 2
+        can_win = self.live_points + (odd + tricks_left) // 2
         if banked + can_win <= 35:
             return (self._state(), odd, -2), banked  # always the poorer when odd: additive
         return (self._state(), odd, banked), 0
+
+    def cards_left(self) -> int:
+        """The cards still to be played."""
+        return self.live.bit_count() - len(self.trick)
+
+    def bounds(self, player: str) -> tuple[int, int]:
+        """The least and the most `player`'s result can still be: the side's points so far, and those plus every
+        point left in play (the cards' and the tricks'; with two players, the pairs' and the leftover point)."""
+        banked = self.points(player)
+        left = self.live_points
+        tricks_left = self.setup.tricks - sum(self.tricks)
+        if self.two_player:
+            odd = self.tricks[self.seat[player]] % 2
+            return banked, banked + left + (odd + tricks_left) // 2 + 1
+        return banked, banked + left + tricks_left
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit and points, nothing left in play between them (in a hand or the
