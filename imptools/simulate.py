@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from random import Random
 
 from imptools.reader import read_games
@@ -114,10 +114,18 @@ def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: s
     return "\n" + "\n".join(body) + "\n"
 
 
-def _hands(opts: Options, first: int, last: int) -> str:
-    """Hands `first` to `last` of a simulation (a worker's share)."""
-    header, sim, dealers = _prepare(opts)
-    return "".join(_hand(opts, header, sim, n, dealers[n - 1]) for n in range(first, last + 1))
+_PREPARED: dict[Options, tuple[str, HandSimulator]] = {}
+"""A worker's header and simulator, worked out once per process for the simulation it serves."""
+
+
+def _hands(opts: Options, first: int, dealers: list[str]) -> str:
+    """Hands `first` on, one per dealer given (a worker's share)."""
+    if opts not in _PREPARED:
+        _PREPARED.clear()
+        header, sim, _ = _prepare(replace(opts, hands=1))
+        _PREPARED[opts] = header, sim
+    header, sim = _PREPARED[opts]
+    return "".join(_hand(opts, header, sim, first + i, dealer) for i, dealer in enumerate(dealers))
 
 
 def simulate(opts: Options, jobs: int = 1) -> Iterator[str]:
@@ -139,7 +147,7 @@ def simulate(opts: Options, jobs: int = 1) -> Iterator[str]:
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[Future[str]] = deque()
         for first, last in shares:
-            pending.append(pool.submit(_hands, opts, first, last))
+            pending.append(pool.submit(_hands, opts, first, dealers[first - 1 : last]))
             if len(pending) > 2 * jobs:
                 yield pending.popleft().result()
         while pending:
