@@ -135,6 +135,11 @@ def _is_tag(raw: bytes, fast_line: Callable[[str, int], object]) -> bool:
     return b"\r" not in text and isinstance(fast_line(text.decode("utf-8", errors="replace"), 1), Tag)
 
 
+_PLAIN_START = frozenset(bytes([b]) for b in range(0x21, 0x7F)) - {b"[", b"h", b";", b"{"}
+"""First bytes of the common lines (tricks, deals ...: printable ASCII, not a tag, hand, comment or annotation),
+which `pieces` only counts: such a line cannot be blank, a comment, a tag or a hand line."""
+
+
 def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
     """Cut a file where a new game surely starts, every `size` bytes or so: (bytes, lines before them), in order."""
     size = CHUNK if size is None else size
@@ -151,6 +156,14 @@ def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
     seen_hand = False
     with open(path, "rb") as f:
         for raw in f:
+            if not in_note and raw[:1] in _PLAIN_START and b"{" not in raw and b"\r" not in raw:
+                # the common line (a trick, a deal ...): not blank, no comment, tag, hand or annotation
+                buf.append(raw)
+                held += len(raw)
+                counts.append(1)
+                count += 1
+                tail = None
+                continue
             if raw.startswith(b"[") and seen_hand and not in_note and held >= size and _is_tag(raw, fast_line):
                 cut = len(buf) if tail is None else tail
                 yield b"".join(buf[:cut]), before

@@ -42,6 +42,13 @@ hand 1
 [Players "Adam Betty Christian Doris"]
 hand 1
 1. 2 3 4 5 } closed at last
+[Game "bottle-imp"]
+hand 1
+1. 2 3 4 5
+\u00a0; a comment behind a no-break space belongs to the next game
+\u3000
+[Game "bottle-imp"]
+hand 1
 """
 
 
