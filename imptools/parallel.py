@@ -15,10 +15,11 @@ from __future__ import annotations
 import codecs
 import io
 import os
+import re
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
-from typing import TYPE_CHECKING
+from typing import IO, TYPE_CHECKING
 
 from imptools.findings import Finding
 from imptools.record import Game, Hand, Tag
@@ -135,9 +136,43 @@ def _is_tag(raw: bytes, fast_line: Callable[[str, int], object]) -> bool:
     return b"\r" not in text and isinstance(fast_line(text.decode("utf-8", errors="replace"), 1), Tag)
 
 
-_PLAIN_START = frozenset(bytes([b]) for b in range(0x21, 0x7F)) - {b"[", b"h", b";", b"{"}
-"""First bytes of the common lines (tricks, deals ...: printable ASCII, not a tag, hand, comment or annotation),
-which `pieces` only counts: such a line cannot be blank, a comment, a tag or a hand line."""
+_SPECIAL = re.compile(rb"^(?:[^\x21-\x7e]|[\[h;{])", re.MULTILINE)
+"""The start of a line `pieces` looks at closely: blank, or starting with a space, another byte than printable ASCII,
+`[`, `h`, `;` or `{`. Any other line (a trick, a deal ...) cannot be blank, a comment, a tag or a hand line."""
+_BLOCK = 1 << 20
+
+
+def _split_lines(data: bytes) -> list[bytes]:
+    """The lines of `data`, each with its newline (the last may have none), as iterating a binary file gives them."""
+    parts = data.split(b"\n")
+    lines = [p + b"\n" for p in parts[:-1]]
+    if parts[-1]:
+        lines.append(parts[-1])
+    return lines
+
+
+def _units(f: IO[bytes]) -> Iterator[tuple[bytes, bool]]:
+    """A file as runs of common lines (`True`) and single lines to look at closely (`False`), in order.
+
+    A block holding `{` or a CR is given line by line: an annotation or an old Mac line end needs the close look.
+    """
+    while block := f.read(_BLOCK):
+        if not block.endswith(b"\n"):
+            block += f.readline()
+        if b"{" in block or b"\r" in block:
+            for line in _split_lines(block):
+                yield line, False
+            continue
+        pos = 0
+        for m in _SPECIAL.finditer(block):
+            start = m.start()
+            if start > pos:
+                yield block[pos:start], True
+            end = block.find(b"\n", start) + 1 or len(block)
+            yield block[start:end], False
+            pos = end
+        if pos < len(block):
+            yield block[pos:], True
 
 
 def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
@@ -155,51 +190,53 @@ def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
     in_note = False
     seen_hand = False
     with open(path, "rb") as f:
-        for raw in f:
-            if not in_note and raw[:1] in _PLAIN_START and b"{" not in raw and b"\r" not in raw:
-                # the common line (a trick, a deal ...): not blank, no comment, tag, hand or annotation
-                buf.append(raw)
-                held += len(raw)
-                counts.append(1)
-                count += 1
+        for unit, plain in _units(f):
+            if plain and not in_note:
+                # common lines (tricks, deals ...): none blank, a comment, a tag, a hand line or an annotation
+                lines = unit.count(b"\n") + (not unit.endswith(b"\n"))
+                buf.append(unit)
+                held += len(unit)
+                counts.append(lines)
+                count += lines
                 tail = None
                 continue
-            if raw.startswith(b"[") and seen_hand and not in_note and held >= size and _is_tag(raw, fast_line):
-                cut = len(buf) if tail is None else tail
-                yield b"".join(buf[:cut]), before
-                moved = sum(counts[:cut])
-                before += moved
-                count -= moved
-                buf, counts = buf[cut:], counts[cut:]
-                held = sum(len(b) for b in buf)
-                tail = None if not buf else 0
-            body = raw[:-1] if raw.endswith(b"\n") else raw
-            if body.endswith(b"\r"):
-                body = body[:-1]
-            text = body.decode("utf-8", errors="replace")
-            parts = text.split("\r") if "\r" in text else [text]
-            buf.append(raw)
-            held += len(raw)
-            counts.append(len(parts))
-            count += len(parts)
-            for piece in parts:
-                if in_note:
-                    in_note, _ = _scan(piece, True)
-                    tail = None
-                    continue
-                stripped = piece.strip()
-                if not stripped or stripped.startswith(";"):
-                    if tail is None:
-                        tail = len(buf) - 1
-                    if len(parts) > 1:
+            for raw in _split_lines(unit) if plain else (unit,):
+                if raw.startswith(b"[") and seen_hand and not in_note and held >= size and _is_tag(raw, fast_line):
+                    cut = len(buf) if tail is None else tail
+                    yield b"".join(buf[:cut]), before
+                    moved = sum(counts[:cut])
+                    before += moved
+                    count -= moved
+                    buf, counts = buf[cut:], counts[cut:]
+                    held = sum(len(b) for b in buf)
+                    tail = None if not buf else 0
+                body = raw[:-1] if raw.endswith(b"\n") else raw
+                if body.endswith(b"\r"):
+                    body = body[:-1]
+                text = body.decode("utf-8", errors="replace")
+                parts = text.split("\r") if "\r" in text else [text]
+                buf.append(raw)
+                held += len(raw)
+                counts.append(len(parts))
+                count += len(parts)
+                for piece in parts:
+                    if in_note:
+                        in_note, _ = _scan(piece, True)
                         tail = None
-                    continue
-                tail = None
-                if piece.lstrip().startswith("["):
-                    seen_hand = False
-                in_note, _ = _scan(piece, False)
-                if not in_note and stripped.startswith("hand") and isinstance(fast_line(piece, 1), Hand):
-                    seen_hand = True
+                        continue
+                    stripped = piece.strip()
+                    if not stripped or stripped.startswith(";"):
+                        if tail is None:
+                            tail = len(buf) - 1
+                        if len(parts) > 1:
+                            tail = None
+                        continue
+                    tail = None
+                    if piece.lstrip().startswith("["):
+                        seen_hand = False
+                    in_note, _ = _scan(piece, False)
+                    if not in_note and stripped.startswith("hand") and isinstance(fast_line(piece, 1), Hand):
+                        seen_hand = True
     if buf:
         yield b"".join(buf), before
 

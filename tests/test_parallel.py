@@ -65,8 +65,8 @@ def _sequential(path: Path) -> list[object]:
     return [(str(path), g, g.findings, judge_game(g)) for g in read_games(path, path=str(path))]
 
 
-@pytest.mark.parametrize("size", [1, 200, 5000])
-def test_pieces_judge_like_one_process(tmp_path: Path, size: int, monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("size", "block"), [(1, 1 << 20), (200, 1 << 20), (5000, 1 << 20), (1, 97), (300, 40)])
+def test_pieces_judge_like_one_process(tmp_path: Path, size: int, block: int, monkeypatch: pytest.MonkeyPatch) -> None:
     corpus = _corpus(24)
     games = corpus.split("\n\n[")
     text = ODD + ("\n\n[".join(games[:3])) + "\n" + ODD + "\n\n[" + "\n\n[".join(games[3:]) + ODD.replace("\n", "\r\n")
@@ -75,6 +75,7 @@ def test_pieces_judge_like_one_process(tmp_path: Path, size: int, monkeypatch: p
     other = tmp_path / "small.imp"
     other.write_text(corpus, encoding="utf-8")
     monkeypatch.setattr(parallel, "CHUNK", size)
+    monkeypatch.setattr(parallel, "_BLOCK", block)  # small blocks: runs of common lines between the odd ones
     assert len(list(parallel.pieces(str(path)))) > (3 if size < 5000 else 1)
     missing: list[str] = []
     failed: list[str] = []
@@ -90,6 +91,7 @@ def test_pieces_judge_like_one_process(tmp_path: Path, size: int, monkeypatch: p
     ]
     assert pooled == _sequential(path) + _sequential(other)
     assert missing == [str(tmp_path / "missing.imp")] and failed == []
+    assert b"".join(piece for piece, _ in parallel.pieces(str(path))) == path.read_bytes()
 
 
 def test_not_utf8_is_read_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
