@@ -111,11 +111,8 @@ def new_record(game: str, players: str, variant: str | None = None, tags: Sequen
     return "\n".join(out) + "\n"
 
 
-def _contradicted(text: str, game: str | None, players: str | None, variant: str | None) -> str | None:
-    """What an existing record's last game says against the options given (None when nothing)."""
-    last = None
-    for last in read_games(text):  # noqa: B007 - the last game is the one carried on
-        pass
+def _contradicted(last: Game | None, game: str | None, players: str | None, variant: str | None) -> str | None:
+    """What the tags of the game carried on say against the options given (None when nothing)."""
     if last is None:
         return None
     if game and last.game_name and game != last.game_name:
@@ -189,10 +186,11 @@ class Recorder:
             with open(path, encoding="utf-8") as f:
                 text = f.read()
             if text.strip() or not (game and players):
-                clash = _contradicted(text, game, players, variant)
+                rec = cls.from_text(text, path)
+                clash = _contradicted(rec.game, game, players, variant)
                 if clash is not None:
                     raise ValueError(f"{clash}; to carry this record on, leave the option out")
-                return cls.from_text(text, path)
+                return rec
         if not game or not players:
             raise ValueError("a new record needs --game and --players")
         rec = cls.from_text(new_record(game, players, variant, tags), path)

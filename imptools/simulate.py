@@ -8,6 +8,7 @@ bytes.
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
@@ -114,17 +115,16 @@ def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: s
     return "\n" + "\n".join(body) + "\n"
 
 
-_PREPARED: dict[Options, tuple[str, HandSimulator]] = {}
-"""A worker's header and simulator, worked out once per process for the simulation it serves."""
+@functools.lru_cache(maxsize=1)
+def _table(opts: Options) -> tuple[str, HandSimulator]:
+    """The header and the simulator, worked out once per worker process for the simulation it serves."""
+    header, sim, _ = _prepare(replace(opts, hands=1))
+    return header, sim
 
 
 def _hands(opts: Options, first: int, dealers: list[str]) -> str:
     """Hands `first` on, one per dealer given (a worker's share)."""
-    if opts not in _PREPARED:
-        _PREPARED.clear()
-        header, sim, _ = _prepare(replace(opts, hands=1))
-        _PREPARED[opts] = header, sim
-    header, sim = _PREPARED[opts]
+    header, sim = _table(opts)
     return "".join(_hand(opts, header, sim, first + i, dealer) for i, dealer in enumerate(dealers))
 
 

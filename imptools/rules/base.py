@@ -485,6 +485,15 @@ class TrickRuleset(TokenRuleset):
         """Each hand's dealer (section 3 by default)."""
         return hand_dealers(game, game.players)
 
+    def hand_and_dealer(self, game: Game, table: object, hand_number: int) -> tuple[Hand, str] | str:
+        """Hand `hand_number` of `game` and its dealer, or why there is none to play (for `imp analyse`)."""
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            if hand.number == hand_number:
+                if dealer is None or dealer not in game.players:
+                    return f"the dealer {dealer} is not one of the players"
+                return hand, dealer
+        return f"there is no hand {hand_number}"
+
     def play_hand(  # pragma: no cover - overridden
         self, table: object, game: Game, hand: Hand, dealer: str, steps: bool
     ) -> HandOutcome:

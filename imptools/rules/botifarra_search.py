@@ -444,10 +444,7 @@ def played_hand(setup: Setup, hand: Hand, dealer: str) -> PlayedHand | str:
         return trick_winner(played.cards, calls.trump)
 
     walk = walk_tricks(hand, order, len(order), setup.resolve, settle)
-    plays = [(walk.tricks[t].trick.number, p, c) for t, _, p, c in walk.plays()]
-    if walk.unfinished is not None:
-        number = walk.unfinished.trick.number
-        plays += [(number, p, c) for p, c in zip(walk.unfinished.who, walk.unfinished.cards)]
+    plays = walk.numbered_plays()
     complete = walk.whole and len(walk.tricks) == setup.tricks
     played: dict[str, list[int]] = {p: [] for p in order}
     for _, p, c in plays:
@@ -464,11 +461,7 @@ def played_hand(setup: Setup, hand: Hand, dealer: str) -> PlayedHand | str:
     if len(set(every)) != len(every):
         return "the cards known give the same card to two players"
     position = SearchBotifarra(setup, order, calls.trump, held, piles)
-    note = None
-    if not walk.whole and walk.unfinished is None and len(walk.tricks) < len(hand.tricks):
-        number = hand.tricks[len(walk.tricks)].number
-        note = f"trick {number} holds an unknown card or is short: the analysis stops before it"
-    return PlayedHand(position, plays, note, MARKS)
+    return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
 
 
 def searchable(ruleset: Botifarra, game: Game, hand_number: int) -> PlayedHand | str:
@@ -476,10 +469,5 @@ def searchable(ruleset: Botifarra, game: Game, hand_number: int) -> PlayedHand |
     setup = ruleset.table(game)
     if setup is None:
         return "imptools cannot judge this game (players or variant)"
-    for hand, dealer in zip(game.hands, ruleset.dealers(game, setup)):
-        if hand.number == hand_number:
-            if dealer not in game.players:
-                return f"the dealer {dealer} is not one of the players"
-            assert dealer is not None
-            return played_hand(setup, hand, dealer)
-    return f"there is no hand {hand_number}"
+    found = ruleset.hand_and_dealer(game, setup, hand_number)
+    return found if isinstance(found, str) else played_hand(setup, *found)

@@ -297,10 +297,7 @@ def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand
         return settle_trick(played.cards, played.who, bottles, piles)
 
     walk = walk_tricks(hand, order, setup.per_trick, setup.resolve, settle)
-    plays = [(walk.tricks[t].trick.number, p, c) for t, _, p, c in walk.plays()]
-    if walk.unfinished is not None:
-        number = walk.unfinished.trick.number
-        plays += [(number, p, c) for p, c in zip(walk.unfinished.who, walk.unfinished.cards)]
+    plays = walk.numbered_plays()
     complete = walk.whole and len(walk.tricks) == setup.tricks
     dealt = after_exchange(hand, setup.resolve)
     if all(p in dealt for p in order):
@@ -326,11 +323,7 @@ def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand
     imp = imp_trick(setup, hand, in_play)
     penalty = sum(setup.coins(c) for c in imp)
     position = SearchBottle(setup, order, held, penalty)
-    note = None
-    if not walk.whole and walk.unfinished is None and len(walk.tricks) < len(hand.tricks):
-        number = hand.tricks[len(walk.tricks)].number
-        note = f"trick {number} holds an unknown card or is short: the analysis stops before it"
-    return PlayedHand(position, plays, note, MARKS)
+    return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
 
 
 def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand | str:
@@ -338,10 +331,5 @@ def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand |
     setup = ruleset.table(game)
     if setup is None:
         return "imptools cannot judge this game (players or variant)"
-    for hand, dealer in zip(game.hands, ruleset.dealers(game, setup)):
-        if hand.number == hand_number:
-            if dealer not in game.players:
-                return f"the dealer {dealer} is not one of the players"
-            assert dealer is not None
-            return played_hand(setup, game, hand, dealer)
-    return f"there is no hand {hand_number}"
+    found = ruleset.hand_and_dealer(game, setup, hand_number)
+    return found if isinstance(found, str) else played_hand(setup, game, *found)

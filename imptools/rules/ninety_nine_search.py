@@ -333,10 +333,7 @@ def played_hand(ruleset: NinetyNine, setup: Setup, game: Game, hand: Hand, deale
         return deck.winner(played.cards)
 
     walk = walk_tricks(hand, order, PLAYERS, parse, settle, ruleset._filler(hand, deck))
-    plays = [(walk.tricks[t].trick.number, p, c) for t, _, p, c in walk.plays()]
-    if walk.unfinished is not None:
-        number = walk.unfinished.trick.number
-        plays += [(number, p, c) for p, c in zip(walk.unfinished.who, walk.unfinished.cards)]
+    plays = walk.numbered_plays()
     complete = walk.whole and len(walk.tricks) == TRICKS
     held: dict[str, set[int]] = {}
     for p in order:
@@ -360,11 +357,7 @@ def played_hand(ruleset: NinetyNine, setup: Setup, game: Game, hand: Hand, deale
     bids = {p: deck.bid_number(p)[0] for p in players}
     call = ruleset._call(hand, players, report)
     position = SearchNinetyNine(order, held, turnup, bids, call)
-    note = None
-    if not walk.whole and walk.unfinished is None and len(walk.tricks) < len(hand.tricks):
-        number = hand.tricks[len(walk.tricks)].number
-        note = f"trick {number} holds an unknown card or is short: the analysis stops before it"
-    return PlayedHand(position, plays, note, MARKS)
+    return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
 
 
 def searchable(ruleset: NinetyNine, game: Game, hand_number: int) -> PlayedHand | str:
@@ -372,10 +365,5 @@ def searchable(ruleset: NinetyNine, game: Game, hand_number: int) -> PlayedHand 
     setup = ruleset.table(game)
     if setup is None:
         return "imptools cannot judge this game (three players, the standard variant)"
-    for hand, dealer in zip(game.hands, ruleset.dealers(game, setup)):
-        if hand.number == hand_number:
-            if dealer not in game.players:
-                return f"the dealer {dealer} is not one of the players"
-            assert dealer is not None
-            return played_hand(ruleset, setup, game, hand, dealer)
-    return f"there is no hand {hand_number}"
+    found = ruleset.hand_and_dealer(game, setup, hand_number)
+    return found if isinstance(found, str) else played_hand(ruleset, setup, game, *found)

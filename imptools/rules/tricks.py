@@ -97,6 +97,21 @@ class Walk:
     next: str | None = None
     """Who plays the next card after the record's last play (None when the walk stopped short)."""
 
+    def numbered_plays(self) -> list[tuple[int, str, int]]:
+        """Every play the walk seated, the unfinished trick's too, as (trick number, player, card) in play order."""
+        out = [(self.tricks[t].trick.number, p, c) for t, _, p, c in self.plays()]
+        if self.unfinished is not None:
+            number = self.unfinished.trick.number
+            out += [(number, p, c) for p, c in zip(self.unfinished.who, self.unfinished.cards)]
+        return out
+
+    def stop_note(self, hand: Hand) -> str | None:
+        """Why the seated plays end before the record's tricks do (a trick with an unknown card, or short), or None."""
+        if self.whole or self.unfinished is not None or len(self.tricks) >= len(hand.tricks):
+            return None
+        number = hand.tricks[len(self.tricks)].number
+        return f"trick {number} holds an unknown card or is short: the analysis stops before it"
+
     def seats(self) -> dict[tuple[int, int], str]:
         """Who made each play the walk could seat, by the (line, column) of its card token."""
         seated: list[tuple[Trick, list[str]]] = [(p.trick, p.who) for p in self.tricks]
