@@ -30,7 +30,9 @@ if TYPE_CHECKING:
     from imptools.rules.base import GameResult
 
 CHUNK = 256 * 1024
-"""About how many bytes of a big file one worker reads at a time."""
+"""About how many bytes of a big file one worker reads at a time, at most."""
+LAST_CHUNK = 24 * 1024
+"""The least a piece is cut to near the end of a file (pieces shrink there so the workers finish together)."""
 POOL_FROM = 1024 * 1024
 """Inputs smaller than this in all are judged in the one process: a pool would cost more than it saves."""
 
@@ -175,9 +177,19 @@ def _units(f: IO[bytes]) -> Iterator[tuple[bytes, bool]]:
             yield block[pos:], True
 
 
-def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
-    """Cut a file where a new game surely starts, every `size` bytes or so: (bytes, lines before them), in order."""
-    size = CHUNK if size is None else size
+def piece_size(left: int, jobs: int) -> int:
+    """How big the next piece is when `left` bytes remain for `jobs` workers: `CHUNK`, shrinking near the end.
+
+    Each piece is at most a share of what is left (`left / 2 jobs`), never under `LAST_CHUNK`,
+    so the last pieces are small and no worker is left judging a big one alone.
+    """
+    return max(min(CHUNK, LAST_CHUNK), min(CHUNK, left // (2 * max(jobs, 1))))
+
+
+def pieces(path: str, jobs: int = 1) -> Iterator[tuple[bytes, int]]:
+    """Cut a file where a new game surely starts, every `piece_size` bytes or so: (bytes, lines before), in order."""
+    left = os.path.getsize(path)
+    size = piece_size(left, jobs)
     from imptools.fastpath import fast_line
     from imptools.reader import _scan
 
@@ -189,6 +201,7 @@ def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
     counts: list[int] = []
     in_note = False
     seen_hand = False
+    hand_lines: dict[str, bool] = {}  # a file repeats its few hand lines ("hand 1 dealer Doris") over and over
     with open(path, "rb") as f:
         for unit, plain in _units(f):
             if plain and not in_note:
@@ -203,7 +216,10 @@ def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
             for raw in _split_lines(unit) if plain else (unit,):
                 if raw.startswith(b"[") and seen_hand and not in_note and held >= size and _is_tag(raw, fast_line):
                     cut = len(buf) if tail is None else tail
-                    yield b"".join(buf[:cut]), before
+                    piece = b"".join(buf[:cut])
+                    yield piece, before
+                    left -= len(piece)
+                    size = piece_size(left, jobs)
                     moved = sum(counts[:cut])
                     before += moved
                     count -= moved
@@ -235,14 +251,21 @@ def pieces(path: str, size: int | None = None) -> Iterator[tuple[bytes, int]]:
                     if piece.lstrip().startswith("["):
                         seen_hand = False
                     in_note, _ = _scan(piece, False)
-                    if not in_note and stripped.startswith("hand") and isinstance(fast_line(piece, 1), Hand):
-                        seen_hand = True
+                    if not in_note and stripped.startswith("hand"):
+                        known = hand_lines.get(piece)
+                        if known is None:
+                            known = hand_lines[piece] = isinstance(fast_line(piece, 1), Hand)
+                        seen_hand = seen_hand or known
     if buf:
         yield b"".join(buf), before
 
 
 def _tasks(
-    paths: list[str], whole_games: bool, unreadable: Callable[[str, OSError], None], shown: Callable[[str], str]
+    paths: list[str],
+    jobs: int,
+    whole_games: bool,
+    unreadable: Callable[[str, OSError], None],
+    shown: Callable[[str], str],
 ) -> Iterator[tuple[Task, bool]]:
     """Every task in order, each with whether it is the first piece of its file."""
     for path in paths:
@@ -256,7 +279,7 @@ def _tasks(
         if size < 2 * CHUNK or not _valid_utf8(path):
             yield Task(path, None, 0, whole_games, shown(path)), True
             continue
-        for i, (data, before) in enumerate(pieces(path)):
+        for i, (data, before) in enumerate(pieces(path, jobs)):
             yield Task(path, data, before, whole_games, shown(path)), i == 0
 
 
@@ -282,7 +305,7 @@ def judged_in_pool(
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[tuple[Future[tuple[list[Judged], str | None]], Task, bool]] = deque()
         offset = 0
-        tasks = _tasks(paths, whole_games, unreadable, shown)
+        tasks = _tasks(paths, jobs, whole_games, unreadable, shown)
         exhausted = False
         while True:
             while not exhausted and len(pending) < window:
