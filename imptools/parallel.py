@@ -216,9 +216,9 @@ def pieces(path: str, jobs: int = 1) -> Iterator[tuple[bytes, int]]:
             for raw in _split_lines(unit) if plain else (unit,):
                 if raw.startswith(b"[") and seen_hand and not in_note and held >= size and _is_tag(raw, fast_line):
                     cut = len(buf) if tail is None else tail
-                    piece = b"".join(buf[:cut])
-                    yield piece, before
-                    left -= len(piece)
+                    done = b"".join(buf[:cut])
+                    yield done, before
+                    left -= len(done)
                     size = piece_size(left, jobs)
                     moved = sum(counts[:cut])
                     before += moved
