@@ -97,7 +97,24 @@ class Search:
         key_of, groups_of, to_move = pos.key, pos.groups, pos.to_move
         bounds: Callable[[str], tuple[int, int]] | None = getattr(pos, "bounds", None)
         left: Callable[[], int] | None = getattr(pos, "cards_left", None)
+        penalty_unit: Callable[[], int] | None = getattr(pos, "penalty_unit", None)
+        unit = penalty_unit() if penalty_unit is not None else 0
         count = self
+
+        def relative_low(v: int, base: int) -> int:
+            """The least relative value whose result is at least `v` (see `relative`)."""
+            if v >= base:
+                return v - base
+            if v <= -INF:
+                return -INF
+            k = -v // unit if v < 0 else 0
+            return -k if k >= 1 else 0
+
+        def relative_high(v: int, base: int) -> int:
+            """The greatest relative value whose result is at most `v`."""
+            if v >= base:
+                return min(v - base, INF)
+            return min(-1, v // unit)
 
         def lean(alpha: int, beta: int) -> int:
             """Plain alpha-beta, no table: for the last few cards."""
@@ -147,27 +164,30 @@ class Search:
                 undo()
                 return v
             key, base = key_of(player)
-            a, b = alpha - base, beta - base
             lo, hi, first = table.get(key, EMPTY)
-            if lo >= b:
-                return lo + base
-            if hi <= a:
-                return hi + base
+            if unit:
+                lo = lo + base if lo >= 0 else lo * unit
+                hi = hi + base if hi >= 0 else hi * unit
+            else:
+                lo, hi = lo + base, hi + base
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
             if lo == hi:
-                return lo + base
+                return lo
             low, high = -INF, INF
             if bounds is not None:
                 low, high = bounds(player)
-                low, high = low - base, high - base
-                if low >= b or low == high:
-                    return low + base
-                if high <= a:
-                    return high + base
-            a0, b0 = a, b
+                if low >= beta or low == high:
+                    return low
+                if high <= alpha:
+                    return high
+            a, b = alpha, beta
             depth = left() if left is not None else 0
             move: int | None = None
             if depth and depth <= LEAN:
-                best = lean(alpha, beta) - base
+                best = lean(alpha, beta)
             else:
                 groups = groups_of()
                 if len(groups) > 1:
@@ -181,7 +201,7 @@ class Search:
                     best = -INF
                     for g in groups:
                         play(g[0])
-                        v = search(a + base, b + base) - base
+                        v = search(a, b)
                         undo()
                         if v > best:
                             best, move = v, g[0]
@@ -193,7 +213,7 @@ class Search:
                     best = INF
                     for g in groups:
                         play(g[0])
-                        v = search(a + base, b + base) - base
+                        v = search(a, b)
                         undo()
                         if v < best:
                             best, move = v, g[0]
@@ -203,14 +223,17 @@ class Search:
                                     break
                 if move is not None:
                     hist[move] = hist.get(move, 0) + depth * depth + 1
-            if best <= a0:
+            if best <= alpha:
                 lo, hi = min(lo, best), min(hi, best)
-            elif best >= b0:
+            elif best >= beta:
                 lo, hi = max(lo, best), max(hi, best)
             else:
                 lo = hi = best
-            table[key] = (lo, hi, move)
-            return best + base
+            if unit:
+                table[key] = (relative_low(lo, base), relative_high(hi, base), move)
+            else:
+                table[key] = (lo - base, hi - base, move)
+            return best
 
         return search
 

@@ -77,8 +77,9 @@ def test_values_equal_plain_minimax(players: int, seed: int, tricks: int, varian
 
 
 def keyed_minimax(pos: SearchPosition, player: str, seen: dict[object, tuple[int, str]]) -> int:
-    """Plain minimax that also checks `key`'s contract at every position (the value minus the banked part is the
-    same for every position, from any history, with the same key) and that `bounds` holds the value."""
+    """Plain minimax that also checks `key`'s contract at every position (the value minus the banked part, or the
+    number of bottles held at the end, is the same for every position, from any history, with the same key) and
+    that `bounds` holds the value."""
     if pos.done():
         return pos.result(player)
     forced = pos.forced()
@@ -93,8 +94,12 @@ def keyed_minimax(pos: SearchPosition, player: str, seen: dict[object, tuple[int
     low, high = pos.bounds(player)  # type: ignore[attr-defined]
     assert low <= value <= high, (player, low, value, high)
     where = f"{pos.to_move()} to move, {len(pos._undo)} plays in"  # type: ignore[attr-defined]
-    first = seen.setdefault(key, (value - banked, where))
-    assert first[0] == value - banked, f"{player}: one key, relative values {first} and {value - banked} ({where})"
+    unit = pos.penalty_unit()  # type: ignore[attr-defined]
+    relative = value - banked if value >= banked or not unit else -(-value // unit)
+    if unit and value < banked:
+        assert value < 0 and value % unit == 0, f"{player}: {value} is below the banked {banked} but no penalty"
+    first = seen.setdefault(key, (relative, where))
+    assert first[0] == relative, f"{player}: one key, relative values {first} and {relative} ({where})"
     return value
 
 

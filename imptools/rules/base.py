@@ -139,7 +139,10 @@ class SearchPosition(Position, Protocol):
     played (absolute, not relative to the banked part; `low == high` when it is
     certain). The search cuts where the window lies outside them. And `cards_left() ->
     int`, the cards still to be played: the last four are searched without the
-    table.
+    table. And `penalty_unit() -> int`: where it is above 0, a result below the
+    banked part (`key`) is a penalty, k times minus the unit, that does not depend
+    on what is banked; the table then stores k (as -k) for such results, so one
+    entry serves every amount banked.
     """
 
     def side(self, player: str) -> frozenset[str]:

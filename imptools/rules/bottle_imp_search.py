@@ -7,14 +7,14 @@ does, and Lopaka's cards come from the checker's own `automaton_choice`.
 
 What a player's result depends on (see `SearchPosition.key`): a player's hand
 score is the coins of his won cards, unless he holds a bottle at the end; then
-it is minus the imp's trick (per bottle), whatever he has won. So the result is
-additive (won so far + won from here) only while the player can never end with
-a bottle: when he holds none and has no card below the (higher) price, neither
-in hand nor lying in the trick in progress (it may still take the bottle when
-the trick settles), since prices only fall. Then the table keys leave his won
-coins out and values are relative to them; otherwise his won coins are part of
-the key. Other players' won coins and which other player holds a bottle never
-matter to his result.
+it is minus the imp's trick (per bottle), whatever he has won. So from any
+position his result is either his won coins plus what he wins from here, or
+k times minus the imp's trick; which one, and what he wins from here, depend on
+the cards, the trick, the leader, the prices and the bottles he holds, never on
+his won coins. The table keys leave his won coins out and bank them
+(`penalty_unit` tells the search how to read a result below them). Other
+players' won coins and which other player holds a bottle never matter to his
+result.
 """
 
 from __future__ import annotations
@@ -202,19 +202,28 @@ class SearchBottle:
         return -self.penalty * held if held else self.won[seat]
 
     def key(self, player: str) -> tuple[object, int]:
+        """The position's code (with the bottles `player` holds), and his won coins as the banked part.
+
+        His result from here is his won coins plus what he wins from here, or a
+        penalty (see `penalty_unit`); both depend on the code alone. With a
+        penalty of 0 coins the two meet, so there his won coins go into the key.
+        """
         seat = self.seat[player]
         owners = self.owners
-        if seat in owners:
-            mine = sum(1 << i for i, o in enumerate(owners) if o == seat)
-            return (self.code + (mine << self._mine_at), self.won[seat]), 0
         code = self.code
-        if len(owners) == 1:
+        if seat in owners:
+            code += sum(1 << i for i, o in enumerate(owners) if o == seat) << self._mine_at
+        elif len(owners) == 1:
             # Only comparisons with the cards still in play matter of a price the player does not hold.
             price = self.prices[0]
             code += ((self.live & ((1 << price) - 1)).bit_length() - price) << self._price_at
-        if not self._clear(seat):
+        if not self.penalty and (seat in owners or not self._clear(seat)):
             return (code, self.won[seat]), 0
         return code, self.won[seat]
+
+    def penalty_unit(self) -> int:
+        """The imp's trick: a player who ends holding k bottles scores -k times it, whatever he has won."""
+        return self.penalty
 
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what he has won, down to the bottles' penalty unless he is clear of
