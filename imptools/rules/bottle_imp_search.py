@@ -44,9 +44,10 @@ SEARCHABLE = ("classic", "lopaka", "second-bottle")
 """The variants the search values: one card each per trick, each player's own hand score."""
 
 
-Saved = tuple[int, int, tuple[int, ...], tuple[int, ...], tuple[int, ...], tuple[int, ...], int, int, int]
-"""What `undo` needs after a trick was settled: the last card, the leader, the trick, prices, owners, won coins,
-the code, the live cards and their coins."""
+Saved = tuple[int, int, list[int], int, int, int, int | None, int, int, int]
+"""What `undo` needs after a trick was settled: the last card, the leader, the trick, the code before the last
+card, the winner, the coins he gained, the bottle taken (or None), its old price and owner, and the coins its old
+price card gave that owner."""
 
 WIDTH = 80
 """Bits per seat in the position's code (engine cards are below 76)."""
@@ -101,6 +102,8 @@ class SearchBottle:
         self._price_at = self._lead_at + 8
         self._mine_at = self._price_at + 8 * setup.bottles
         self.code = sum(h << (s * WIDTH) for s, h in enumerate(self.hands)) + self._price_code()
+        self._held = (1 << (n * WIDTH)) - 1
+        """The part of `code` that holds the cards in hand."""
         self._groups: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
 
     def _price_code(self) -> int:
@@ -134,56 +137,71 @@ class SearchBottle:
         n = self.n
         seat = (self.leader + len(trick)) % n
         self.hands[seat] ^= 1 << card
-        self.code += (1 << (card + (n + seat) * WIDTH)) - (1 << (card + seat * WIDTH))
+        code = self.code + (1 << (card + (n + seat) * WIDTH)) - (1 << (card + seat * WIDTH))
         trick.append(card)
         if len(trick) < n:
+            self.code = code
             self._undo.append(None)
             return
         prices, owners, won, coins = self.prices, self.owners, self.won, self.coins
-        self._undo.append(
-            (card, self.leader, tuple(trick), tuple(prices), tuple(owners), tuple(won), self.code, self.live,
-             self.live_coins)
-        )  # fmt: skip
         win, taken = judge_prices(trick, prices)
         winner = (self.leader + win) % n
         gained = 0
+        gone = 0
         for c in trick:
             gained += coins[c]
+            gone |= 1 << c
         self.live_coins -= gained
-        for c in trick:
-            self.live ^= 1 << c
+        self.live ^= gone
+        price, owner, refund = 0, -1, 0
         if taken is not None:
             price, owner = prices[taken], owners[taken]
             if price != START_PRICE and owner >= 0:
-                won[owner] += coins[price]
+                refund = coins[price]
+                won[owner] += refund
             prices[taken] = trick[win]
             owners[taken] = winner
             gained -= coins[trick[win]]
+        self._undo.append((card, self.leader, trick, self.code, winner, gained, taken, price, owner, refund))
         won[winner] += gained
-        self.code = (
-            sum(h << (s * WIDTH) for s, h in enumerate(self.hands)) + (winner << self._lead_at) + self._price_code()
-        )
+        code = (code & self._held) + (winner << self._lead_at)
+        at = self._price_at
+        for p in prices:
+            code += p << at
+            at += 8
+        self.code = code
         self.leader = winner
         self.trick = []
 
     def undo(self) -> None:
         saved = self._undo.pop()
-        n = self.n
         if saved is None:
+            n = self.n
             card = self.trick.pop()
             seat = (self.leader + len(self.trick)) % n
             self.hands[seat] |= 1 << card
             self.code -= (1 << (card + (n + seat) * WIDTH)) - (1 << (card + seat * WIDTH))
             return
-        card, self.leader, trick, prices, owners, won, self.code, self.live, self.live_coins = saved
-        self.trick = list(trick[:-1])
-        self.prices = list(prices)
-        self.owners = list(owners)
-        self.won = list(won)
-        self.hands[(self.leader + len(self.trick)) % n] |= 1 << card
-        self.code -= (1 << (card + (n + (self.leader + n - 1) % n) * WIDTH)) - (
-            1 << (card + ((self.leader + n - 1) % n) * WIDTH)
-        )
+        card, leader, trick, code, winner, gained, taken, price, owner, refund = saved
+        won = self.won
+        coins = self.coins
+        gone = 0
+        for c in trick:
+            gone |= 1 << c
+        self.live ^= gone
+        self.live_coins += gained
+        if taken is not None:
+            self.live_coins += coins[self.prices[taken]]  # the card under the bottle, not in the winner's pile
+            self.prices[taken] = price
+            self.owners[taken] = owner
+            if refund:
+                won[owner] -= refund
+        won[winner] -= gained
+        trick.pop()
+        self.trick = trick
+        self.leader = leader
+        self.code = code
+        self.hands[(leader + len(trick)) % self.n] |= 1 << card
 
     def done(self) -> bool:
         return not self.live
