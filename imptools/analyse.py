@@ -63,6 +63,10 @@ class Search:
         self.last: dict[str, int] = {}
         self._searchers: dict[str, Callable[[int, int], int]] = {}
 
+    def positions(self) -> int:
+        """The positions visited: by this search, and by the position's own `answer` where it has one."""
+        return self.nodes + int(getattr(self.position, "answer_nodes", 0))
+
     def value(self, player: str, alpha: int = -INF, beta: int = INF, guess: int | None = None) -> int:
         """The value of the position for `player`: exact when it lies strictly inside (alpha, beta); otherwise a
         bound on the side it fails (at most alpha when it fails low, at least beta when it fails high).
@@ -97,6 +101,7 @@ class Search:
         key_of, groups_of, to_move = pos.key, pos.groups, pos.to_move
         bounds: Callable[[str], tuple[int, int]] | None = getattr(pos, "bounds", None)
         left: Callable[[], int] | None = getattr(pos, "cards_left", None)
+        answer: Callable[[str, int, int], int | None] | None = getattr(pos, "answer", None)
         penalty_unit: Callable[[], int] | None = getattr(pos, "penalty_unit", None)
         unit = penalty_unit() if penalty_unit is not None else 0
         count = self
@@ -188,6 +193,8 @@ class Search:
             move: int | None = None
             if depth and depth <= LEAN:
                 best = lean(alpha, beta)
+            elif answer is not None and (answered := answer(player, alpha, beta)) is not None:
+                best = answered
             else:
                 groups = groups_of()
                 if len(groups) > 1:
@@ -389,7 +396,7 @@ def analyse_hand(game: Game, hand_number: int, from_trick: int = 1) -> HandAnaly
             best = tuple(pos.spell(c) for c in keep)
             out.append(PlayCost(trick, player, pos.spell(card), before, after, cost, best, mark(cost, found.marks)))
         pos.play(card)
-    return HandAnalysis(*head, tuple(out), None, note, search.nodes, found.marks)
+    return HandAnalysis(*head, tuple(out), None, note, search.positions(), found.marks)
 
 
 # --------------------------------------------------------------------------- many hands

@@ -19,6 +19,7 @@ result.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from itertools import pairwise
 
 from imptools.record import Game, Hand
@@ -105,6 +106,7 @@ class SearchBottle:
         self._held = (1 << (n * WIDTH)) - 1
         """The part of `code` that holds the cards in hand."""
         self._groups: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+        self._escape: Escape | None = None
 
     def _price_code(self) -> int:
         return sum(p << (self._price_at + 8 * i) for i, p in enumerate(self.prices))
@@ -239,6 +241,22 @@ class SearchBottle:
             return (code, self.won[seat]), 0
         return code, self.won[seat]
 
+    def answer(self, player: str, alpha: int, beta: int) -> int | None:
+        """A window that only asks whether `player` ends without a bottle, answered by `Escape` (his won coins
+        if he can, the penalty if not); None for any other window."""
+        pen = self.penalty
+        if not pen or alpha < -pen or beta > self.won[self.seat[player]]:
+            return None
+        if self._escape is None:
+            self._escape = Escape(self)
+        seat = self.seat[player]
+        return self.won[seat] if self._escape.escapes(seat) else -pen
+
+    @property
+    def answer_nodes(self) -> int:
+        """The positions `answer` has visited."""
+        return 0 if self._escape is None else self._escape.nodes
+
     def penalty_unit(self) -> int:
         """The imp's trick: a player who ends holding k bottles scores -k times it, whatever he has won."""
         return self.penalty
@@ -360,3 +378,213 @@ def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand |
         return "imptools cannot judge this game (players or variant)"
     found = ruleset.hand_and_dealer(game, setup, hand_number)
     return found if isinstance(found, str) else played_hand(setup, game, *found)
+
+
+class Escape:
+    """Whether a player can end the hand without a bottle, all cards visible, every other player against him.
+
+    This is the question that costs most in a whole hand (a null window between
+    the penalty and his won coins asks nothing else), and it needs far less than
+    his value: coins do not matter, only the order of the cards still in play, their
+    colours and holders, the prices' places among them, the leader and the bottles
+    he holds. So positions are keyed by that order (`_order`: the cards' holders and
+    colours from low to high, not the cards themselves), one entry serving every
+    position whose earlier tricks took different cards, and cards adjacent in that
+    order, of one colour and above the prices, are one move whatever their coins.
+    The plays are the position's own `play` and `undo`.
+    """
+
+    def __init__(self, pos: SearchBottle) -> None:
+        self.pos = pos
+        self.nodes = 0
+        colours = sorted(set(pos.colour.values()))
+        digit = [0] * len(pos.coins)
+        for seat, held in enumerate(pos.hands):
+            for c in _bits(held):
+                digit[c] = (seat << 3) | colours.index(pos.colour[c])
+        # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
+        self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
+        self._solvers: dict[int, Callable[[tuple[int, ...] | None, int], bool]] = {}
+        self._runs: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._single: dict[int, tuple[int, ...]] = {}
+
+    @staticmethod
+    def _pack(digit: list[int], base: int, byte: int) -> tuple[int, int]:
+        packed = count = 0
+        for i in range(8):
+            if byte >> i & 1 and base + i < len(digit):
+                packed = (packed << 6) | digit[base + i]
+                count += 1
+        return packed, count
+
+    def _order(self) -> tuple[int, ...]:
+        """The position at the start of a trick as the question sees it: the holders and colours of the cards in
+        play from low to high, the leader, each price's place among those cards, and the bottles the player holds
+        (added by the caller)."""
+        pos = self.pos
+        live = pos.live
+        code = 1
+        rest = live
+        for chunk in self._chunks:
+            if not rest:
+                break
+            packed, count = chunk[rest & 255]
+            code = (code << (6 * count)) | packed
+            rest >>= 8
+        places = 0
+        for p in pos.prices:
+            places = (places << 8) | (live & ((1 << p) - 1)).bit_count()
+        return code, pos.leader, places
+
+    def _moves(self) -> tuple[int, ...]:
+        """One card of each run of the legal cards: adjacent among the cards in play, one colour, above the prices
+        (coins do not matter here); high cards first."""
+        pos = self.pos
+        legal = pos._legal_mask()
+        price = max(pos.prices)
+        above = legal >> (price + 1)
+        if not above & (above - 1):  # at most one legal card above the prices: no runs
+            found = self._single.get(legal)
+            if found is None:
+                found = self._single[legal] = tuple(reversed(_bits(legal)))
+            return found
+        live = pos.live
+        memo = (legal, live, price)
+        found = self._runs.get(memo)
+        if found is None:
+            cards = _bits(legal)
+            firsts = [cards[0]]
+            suit = pos.suit
+            for a, b in pairwise(cards):
+                between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
+                if not (a > price and not between and suit[a] == suit[b]):
+                    firsts.append(b)
+            found = self._runs[memo] = tuple(reversed(firsts))
+        return found
+
+    def escapes(self, seat: int) -> bool:
+        """Whether the player at `seat` can make sure he holds no bottle when the hand ends."""
+        solve = self._solvers.get(seat)
+        if solve is None:
+            solve = self._solvers[seat] = self._solver(seat)
+        pos = self.pos
+        lying = 0
+        for c in pos.trick:
+            lying = (lying << 8) | ((pos.live & ((1 << c) - 1)).bit_count() + 1)
+        return solve(None, lying)
+
+    def _solver(self, seat: int) -> Callable[[tuple[int, ...] | None, int], bool]:
+        pos = self.pos
+        table: dict[object, bool] = {}
+        best: dict[object, int] = {}
+        hist = dict.fromkeys(range(len(pos.coins)), 0)
+        rank = hist.__getitem__
+        n = pos.n
+        hands, prices, owners = pos.hands, pos.prices, pos.owners
+        forced_card = pos.forced if pos.lopaka >= 0 else None
+        moves, order = self._moves, self._order
+        single = len(prices) == 1
+        me = self
+        saved: list[tuple[int, list[int], int | None, int, int] | None] = []
+
+        def play(card: int) -> None:
+            """`SearchBottle.play` without what the question does not need (coins, the code)."""
+            trick = pos.trick
+            leader = pos.leader
+            hands[(leader + len(trick)) % n] ^= 1 << card
+            trick.append(card)
+            if len(trick) < n:
+                saved.append(None)
+                return
+            win, taken = judge_prices(trick, prices)
+            winner = (leader + win) % n
+            gone = 0
+            for c in trick:
+                gone |= 1 << c
+            pos.live ^= gone
+            if taken is None:
+                saved.append((leader, trick, None, 0, 0))
+            else:
+                saved.append((leader, trick, taken, prices[taken], owners[taken]))
+                prices[taken] = trick[win]
+                owners[taken] = winner
+            pos.leader = winner
+            pos.trick = []
+
+        def undo() -> None:
+            last = saved.pop()
+            if last is None:
+                trick = pos.trick
+                card = trick.pop()
+                hands[(pos.leader + len(trick)) % n] |= 1 << card
+                return
+            leader, trick, taken, price, owner = last
+            gone = 0
+            for c in trick:
+                gone |= 1 << c
+            pos.live ^= gone
+            if taken is not None:
+                prices[taken] = price
+                owners[taken] = owner
+            card = trick.pop()
+            pos.trick = trick
+            pos.leader = leader
+            hands[(leader + len(trick)) % n] |= 1 << card
+
+        def solve(settled: tuple[int, ...] | None, lying: int) -> bool:
+            """`settled`: the trick's start as `_order` gives it, with the bottles held (None: work it out);
+            `lying`: the places of the cards lying in the trick, packed."""
+            me.nodes += 1
+            live = pos.live
+            if not live:
+                return seat not in owners
+            held = hands[seat]
+            trick = pos.trick
+            if seat not in owners:
+                below = (1 << max(prices)) - 1
+                i = (seat - pos.leader) % n
+                if not held & below and (i >= len(trick) or not (1 << trick[i]) & below):
+                    return True  # clear: he can never take a bottle
+            elif single:
+                others = live & ~held
+                i = (seat - pos.leader) % n
+                if i < len(trick):
+                    others &= ~(1 << trick[i])
+                if not others & ((1 << prices[0]) - 1):
+                    return False  # stuck: no one else can ever take it from him
+            if settled is None:
+                settled = (*order(), *(o == seat for o in owners))
+            key = (settled, lying)
+            found = table.get(key)
+            if found is not None:
+                return found
+            chooser = (pos.leader + len(trick)) % n == seat
+            forced = forced_card() if forced_card is not None else None
+            cards: list[int]
+            if forced is not None:
+                cards = [forced]
+            else:
+                cards = sorted(moves(), key=rank, reverse=True)
+                if not chooser:
+                    # The others first try cards that cannot take a bottle from anyone.
+                    price = max(prices)
+                    cards = [c for c in cards if c > price] + [c for c in cards if c < price]
+                first = best.get(key)
+                if first is not None and first != cards[0] and first in cards:
+                    cards.remove(first)
+                    cards.insert(0, first)
+            result = not chooser
+            for c in cards:
+                place = (live & ((1 << c) - 1)).bit_count() + 1
+                play(c)
+                ok = solve(settled, (lying << 8) | place) if pos.trick else solve(None, 0)
+                undo()
+                if ok == chooser:
+                    result = chooser
+                    hist[c] += live.bit_count()
+                    best[key] = c
+                    break
+            table[key] = result
+            return result
+
+        return solve
