@@ -564,11 +564,13 @@ class Escape:
             if forced is not None:
                 cards = [forced]
             else:
-                cards = sorted(moves(), key=rank, reverse=True)
-                if not chooser:
-                    # The others first try cards that cannot take a bottle from anyone.
+                if chooser:
+                    cards = sorted(moves())  # his lowest card first: the least likely to take a bottle
+                else:
+                    # The others first try cards that cannot take a bottle from anyone, the highest first.
                     price = max(prices)
-                    cards = [c for c in cards if c > price] + [c for c in cards if c < price]
+                    cards = sorted(moves(), key=rank, reverse=True)
+                    cards = sorted((c for c in cards if c > price), reverse=True) + [c for c in cards if c < price]
                 first = best.get(key)
                 if first is not None and first != cards[0] and first in cards:
                     cards.remove(first)
