@@ -116,6 +116,34 @@ def test_key_contract_and_bounds(players: int, seed: int, tricks: int, variant: 
         keyed_minimax(pos, player, {})
 
 
+ESCAPE_CASES = [(4, s, 3, None) for s in range(20)] + [(3, s, 4, None) for s in range(10)]
+ESCAPE_CASES += [(3, s, 3, "lopaka") for s in range(10)] + [(5, s, 2, "second-bottle") for s in range(10)]
+
+
+@pytest.mark.parametrize(("players", "seed", "tricks", "variant"), ESCAPE_CASES)
+def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, variant: str | None) -> None:
+    """`Escape` says a player can end without a bottle exactly when plain minimax gives him at least his won coins
+    (every position of a line played by random cards, every player, one `Escape` and its tables for them all);
+    `answer` gives such a window his won coins or the penalty, on the right side of the window."""
+    from imptools.rules.bottle_imp_search import Escape, SearchBottle
+
+    pos = endgame(players, seed, tricks, variant)
+    assert isinstance(pos, SearchBottle) and pos.penalty > 0
+    escape = Escape(pos)
+    rng = Random(seed)
+    while not pos.done():
+        for player, seat in pos.seat.items():
+            exact = minimax(pos, player)
+            won = pos.won[seat]
+            assert escape.escapes(seat) == (exact >= won), (player, exact, won)
+            answered = pos.answer(player, -1 if won else -pos.penalty, won)
+            assert answered is not None and (answered >= won) == (exact >= won)
+            assert (answered == won) if exact >= won else (answered == -pos.penalty and exact <= -pos.penalty)
+        assert pos.answer(pos.order[0], -1, pos.won[0] + 1) is None  # a question about coins is not its own
+        forced = pos.forced()
+        pos.play(rng.choice(pos.legal()) if forced is None else forced)
+
+
 JUDGED = [(p, None, "random") for p in (3, 4, 5, 6)] + [(5, "second-bottle", "greedy"), (4, "second-bottle", "random")]
 JUDGED += [(3, "lopaka", "random"), (4, None, "greedy"), (6, None, "greedy")]
 
