@@ -243,12 +243,29 @@ def validate_files(files: list[str], json: bool, jobs: int | None) -> int:
 
 
 def _plain_validate(argv: list[str]) -> int | None:
-    """`imp validate [--json] FILE...` run without Typer's option parsing, which costs more than
-    checking a small file; None for any other command line (Typer parses it)."""
-    files = [a for a in argv[1:] if a != "--json"]
-    if argv[:1] != ["validate"] or not files or any(a.startswith("-") and a != STDIN for a in files):
+    """`imp validate [--json] [--jobs N] FILE...` run without Typer's option parsing, which costs more than
+    checking a small file; None for any other command line (Typer parses it, and explains a wrong one)."""
+    if argv[:1] != ["validate"]:
         return None
-    return validate_files(files, json=len(files) < len(argv) - 1, jobs=None)
+    files: list[str] = []
+    json = False
+    jobs: int | None = None
+    args = iter(argv[1:])
+    for a in args:
+        if a == "--json":
+            json = True
+        elif a in ("--jobs", "-j") or a.startswith("--jobs="):
+            value = a.partition("=")[2] if "=" in a else next(args, "")
+            if not value.isdigit() or int(value) < 1:
+                return None
+            jobs = int(value)
+        elif a.startswith("-") and a != STDIN:
+            return None
+        else:
+            files.append(a)
+    if not files:
+        return None
+    return validate_files(files, json=json, jobs=jobs)
 
 
 def main() -> None:

@@ -283,6 +283,25 @@ def _tasks(
             yield Task(path, data, before, whole_games, shown(path)), i == 0
 
 
+_GAME_TAG = re.compile(rb'^\s*\[\s*Game\s+"([^"]*)"', re.MULTILINE)
+
+
+def _warm(paths: list[str], files: int = 16, head: int = 1 << 16) -> None:
+    """Import, before the workers are forked, the rulesets the first files name, so that no worker imports them."""
+    from imptools.check import judge_game  # noqa: F401 - imported for the workers
+    from imptools.rules import get_ruleset
+
+    names: set[bytes] = set()
+    for path in paths[:files]:
+        try:
+            with open(path, "rb") as f:
+                names.update(_GAME_TAG.findall(f.read(head)))
+        except OSError:
+            continue
+    for name in names:
+        get_ruleset(name.decode("utf-8", errors="replace"))
+
+
 def judged_in_pool(
     paths: list[str],
     jobs: int,
@@ -301,6 +320,7 @@ def judged_in_pool(
     """
     from concurrent.futures import ProcessPoolExecutor
 
+    _warm(paths)
     window = 2 * jobs + 1
     with ProcessPoolExecutor(max_workers=jobs) as pool:
         pending: deque[tuple[Future[tuple[list[Judged], str | None]], Task, bool]] = deque()

@@ -18,10 +18,10 @@ from imptools.reader import read_games
 ROOT = Path(__file__).resolve().parents[1]
 
 
-@pytest.mark.parametrize("json", [False, True])
-def test_plain_validate_is_typer_validate(json: bool, capsys: pytest.CaptureFixture[str]) -> None:
+@pytest.mark.parametrize(("json", "jobs"), [(False, []), (True, []), (True, ["--jobs", "2"]), (False, ["-j", "1"])])
+def test_plain_validate_is_typer_validate(json: bool, jobs: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(p) for p in sorted((ROOT / "samples").glob("*.imp"))] + ["missing.imp"]
-    argv = ["validate", *(["--json"] if json else []), *files]
+    argv = ["validate", *(["--json"] if json else []), *jobs, *files]
     status = commands._plain_validate(argv)
     plain = capsys.readouterr()
     with pytest.raises(SystemExit) as typer_exit:
@@ -31,9 +31,34 @@ def test_plain_validate_is_typer_validate(json: bool, capsys: pytest.CaptureFixt
     assert status == cli.EXIT_UNREADABLE
 
 
-@pytest.mark.parametrize("argv", [[], ["score", "x.imp"], ["validate"], ["validate", "--jobs", "2", "x.imp"]])
+@pytest.mark.parametrize(
+    "argv",
+    [
+        [],
+        ["score", "x.imp"],
+        ["validate"],
+        ["validate", "--jobs", "0", "x.imp"],
+        ["validate", "--jobs=two", "x.imp"],
+        ["validate", "x.imp", "--jobs"],
+        ["validate", "--help"],
+        ["validate", "--json", "--jobs", "2"],
+    ],
+)
 def test_other_command_lines_go_to_typer(argv: list[str]) -> None:
+    """Anything but files, `--json` and a good `--jobs`: Typer parses it (and explains what is wrong)."""
     assert commands._plain_validate(argv) is None
+
+
+def test_plain_validate_takes_jobs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    seen: list[object] = []
+    monkeypatch.setattr(commands, "validate_files", lambda files, json, jobs: seen.append((files, json, jobs)) or 0)
+    for argv in (
+        ["validate", "--jobs", "3", "a.imp"],
+        ["validate", "--jobs=3", "a.imp"],
+        ["validate", "a.imp", "-j", "3"],
+    ):
+        assert commands._plain_validate(argv) == 0
+    assert seen == [(["a.imp"], False, 3)] * 3
 
 
 def test_the_plain_report_is_richs_report_off_a_terminal() -> None:
