@@ -3,8 +3,10 @@
     python bench/alternate.py [--rounds 9] NAME='COMMAND' NAME='COMMAND' ...
 
 Prints, for each command, the minimum and median wall and CPU (user + system,
-from `wait4`) seconds. On a machine shared with other work the minimum is the
-figure least disturbed, and alternating spreads any disturbance over all the
+from `wait4`) seconds, and for every command after the first its speed-up over
+the first, round by round (first's wall / its wall): median, lowest and
+highest. On a machine shared with other work the minimum is the figure least
+disturbed, and alternating spreads any disturbance over all the
 commands alike. Commands run through the shell.
 """
 
@@ -36,6 +38,13 @@ def main() -> None:
         print(
             f"{name:14s} wall min {min(wall):.3f} med {statistics.median(wall):.3f}   "
             f"cpu min {min(cpu):.3f} med {statistics.median(cpu):.3f}"
+        )
+    names = list(times)
+    for name in names[1:]:
+        ratios = [a[0] / b[0] for a, b in zip(times[names[0]], times[name])]
+        print(
+            f"{names[0]} / {name}: wall x{statistics.median(ratios):.2f} "
+            f"(x{min(ratios):.2f}-x{max(ratios):.2f}, {len(ratios)} rounds)"
         )
 
 
