@@ -12,7 +12,9 @@ windows (MTD(f), from P's last value), with a transposition table per player P
 keyed on `SearchPosition.key` (values relative to what is banked), the table's
 best card tried first, then a history count per player, and equivalent cards
 searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
-`bounds` and searches the last four cards (`cards_left`) without the table. Nothing here
+`bounds`, searches the last four cards (`cards_left`) without the table, reads
+results below the banked part as penalties (`penalty_unit`) and lets the position
+answer a window itself (`answer`: the Bottle Imp's escape question). Nothing here
 knows a game: a ruleset that can be analysed provides `played_hand`
 (`imptools.rules.base.Analysable`).
 
