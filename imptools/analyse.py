@@ -109,7 +109,8 @@ class Search:
         count = self
 
         def relative_low(v: int, base: int) -> int:
-            """The least relative value whose result is at least `v` (see `relative`)."""
+            """The least stored value whose result is at least `v`: `v` above the banked part `base` stays
+            relative to it; below it, a penalty of k units is stored as -k (`SearchPosition.penalty_unit`)."""
             if v >= base:
                 return v - base
             if v <= -INF:
@@ -118,7 +119,7 @@ class Search:
             return -k if k >= 1 else 0
 
         def relative_high(v: int, base: int) -> int:
-            """The greatest relative value whose result is at most `v`."""
+            """The greatest stored value whose result is at most `v` (as `relative_low`)."""
             if v >= base:
                 return min(v - base, INF)
             return min(-1, v // unit)
