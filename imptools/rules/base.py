@@ -169,6 +169,20 @@ class SearchPosition(Position, Protocol):
         ...
 
 
+def bits(mask: int) -> list[int]:
+    """The bits of a mask, low to high (the cards of a search position's hand).
+
+    >>> bits(0b10110)
+    [1, 2, 4]
+    """
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
 @dataclass(slots=True)
 class PlayedHand:
     """A hand as an analysis needs it: the position where play starts, every card visible, and the plays made.

@@ -22,7 +22,7 @@ from __future__ import annotations
 from itertools import pairwise
 
 from imptools.record import Game, Hand
-from imptools.rules.base import PlayedHand
+from imptools.rules.base import PlayedHand, bits
 from imptools.rules.botifarra import (
     LLIURE,
     OBLIGADA,
@@ -57,16 +57,6 @@ POINT_MASK = sum(1 << b for b in range(48) if POINTS_OF[b])
 """The point cards (9 1 12 11 10 of every suit)."""
 _CODE_BITS = 48
 """Bits a seat's cards take in the key."""
-
-
-def bits(mask: int) -> list[int]:
-    """The bits of a mask, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def mask_of(cards: set[int] | list[int]) -> int:

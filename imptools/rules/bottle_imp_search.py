@@ -23,7 +23,7 @@ from collections.abc import Callable
 from itertools import pairwise
 
 from imptools.record import Game, Hand
-from imptools.rules.base import PlayedHand
+from imptools.rules.base import PlayedHand, bits
 from imptools.rules.bottle_imp import (
     LOPAKA,
     START_PRICE,
@@ -52,16 +52,6 @@ price card gave that owner."""
 
 WIDTH = 80
 """Bits per seat in the position's code (engine cards are below 76)."""
-
-
-def _bits(mask: int) -> list[int]:
-    """The cards of a mask, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class SearchBottle:
@@ -98,7 +88,7 @@ class SearchBottle:
         self.live = 0
         for h in self.hands:
             self.live |= h
-        self.live_coins = sum(self.coins[c] for c in _bits(self.live))
+        self.live_coins = sum(self.coins[c] for c in bits(self.live))
         self._lead_at = 2 * n * WIDTH
         self._price_at = self._lead_at + 8
         self._mine_at = self._price_at + 8 * setup.bottles
@@ -125,14 +115,14 @@ class SearchBottle:
         return held
 
     def legal(self) -> list[int]:
-        return _bits(self._legal_mask())
+        return bits(self._legal_mask())
 
     def forced(self) -> int | None:
         seat = (self.leader + len(self.trick)) % self.n
         if seat != self.lopaka:
             return None
         bottles = [Bottle(p, None) for p in self.prices]
-        return automaton_choice(set(_bits(self.hands[seat])), self.trick, bottles, self.colour.__getitem__)
+        return automaton_choice(set(bits(self.hands[seat])), self.trick, bottles, self.colour.__getitem__)
 
     def play(self, card: int) -> None:
         trick = self.trick
@@ -276,14 +266,8 @@ class SearchBottle:
         for price, owner in zip(self.prices, owners):
             if owner == seat and price != START_PRICE:
                 hi += self.coins[price]
-        if len(owners) == 1:
-            below = (1 << self.prices[0]) - 1
-            others = self.live & ~self.hands[seat]
-            i = (seat - self.leader) % self.n
-            if i < len(self.trick):
-                others &= ~(1 << self.trick[i])
-            if not others & below:
-                return -self.penalty, -self.penalty
+        if len(owners) == 1 and self._stuck(seat):
+            return -self.penalty, -self.penalty
         return min(won, -self.penalty * len(owners)), hi
 
     def cards_left(self) -> int:
@@ -299,6 +283,15 @@ class SearchBottle:
         i = (seat - self.leader) % self.n
         return i >= len(self.trick) or not (1 << self.trick[i]) & below
 
+    def _stuck(self, seat: int) -> bool:
+        """Whether `seat`, holding the only bottle, keeps it whatever is played: no one else has a card below its
+        price, in hand or lying in the trick."""
+        others = self.live & ~self.hands[seat]
+        i = (seat - self.leader) % self.n
+        if i < len(self.trick):
+            others &= ~(1 << self.trick[i])
+        return not others & ((1 << self.prices[0]) - 1)
+
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour and coins,
         and above the (higher) price, so that neither can ever take a bottle or be compared with a price between
@@ -311,8 +304,9 @@ class SearchBottle:
             found = self._groups[memo] = self._runs(legal, price)
         return list(found)
 
-    def _runs(self, legal_mask: int, price: int) -> tuple[tuple[int, ...], ...]:
-        legal = _bits(legal_mask)
+    def _runs(self, legal_mask: int, price: int, by_coins: bool = True) -> tuple[tuple[int, ...], ...]:
+        """The runs of `groups` (with `by_coins` False, cards of different coins may share one)."""
+        legal = bits(legal_mask)
         if len(legal) < 2:
             return (tuple(legal),)
         live = self.live
@@ -320,7 +314,7 @@ class SearchBottle:
         suit, coins = self.suit, self.coins
         for a, b in pairwise(legal):
             between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
-            if a > price and not between and suit[a] == suit[b] and coins[a] == coins[b]:
+            if a > price and not between and suit[a] == suit[b] and (not by_coins or coins[a] == coins[b]):
                 out[-1].append(b)
             else:
                 out.append([b])
@@ -400,12 +394,12 @@ class Escape:
         colours = sorted(set(pos.colour.values()))
         digit = [0] * len(pos.coins)
         for seat, held in enumerate(pos.hands):
-            for c in _bits(held):
+            for c in bits(held):
                 digit[c] = (seat << 3) | colours.index(pos.colour[c])
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
         self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
         self._solvers: dict[int, Callable[[tuple[int, ...] | None, int], bool]] = {}
-        self._runs: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._memo: dict[tuple[int, int, int], tuple[int, ...]] = {}
         self._single: dict[int, tuple[int, ...]] = {}
 
     @staticmethod
@@ -446,20 +440,12 @@ class Escape:
         if not above & (above - 1):  # at most one legal card above the prices: no runs
             found = self._single.get(legal)
             if found is None:
-                found = self._single[legal] = tuple(reversed(_bits(legal)))
+                found = self._single[legal] = tuple(reversed(bits(legal)))
             return found
-        live = pos.live
-        memo = (legal, live, price)
-        found = self._runs.get(memo)
+        memo = (legal, pos.live, price)
+        found = self._memo.get(memo)
         if found is None:
-            cards = _bits(legal)
-            firsts = [cards[0]]
-            suit = pos.suit
-            for a, b in pairwise(cards):
-                between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
-                if not (a > price and not between and suit[a] == suit[b]):
-                    firsts.append(b)
-            found = self._runs[memo] = tuple(reversed(firsts))
+            found = self._memo[memo] = tuple(g[0] for g in pos._runs(legal, price, by_coins=False))
         return found
 
     def escapes(self, seat: int) -> bool:
@@ -482,7 +468,7 @@ class Escape:
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
-        moves, order = self._moves, self._order
+        moves, order, clear, stuck = self._moves, self._order, pos._clear, pos._stuck
         single = len(prices) == 1
         me = self
         saved: list[tuple[int, list[int], int | None, int, int] | None] = []
@@ -538,20 +524,12 @@ class Escape:
             live = pos.live
             if not live:
                 return seat not in owners
-            held = hands[seat]
-            trick = pos.trick
             if seat not in owners:
-                below = (1 << max(prices)) - 1
-                i = (seat - pos.leader) % n
-                if not held & below and (i >= len(trick) or not (1 << trick[i]) & below):
-                    return True  # clear: he can never take a bottle
-            elif single:
-                others = live & ~held
-                i = (seat - pos.leader) % n
-                if i < len(trick):
-                    others &= ~(1 << trick[i])
-                if not others & ((1 << prices[0]) - 1):
-                    return False  # stuck: no one else can ever take it from him
+                if clear(seat):
+                    return True  # he can never take a bottle
+            elif single and stuck(seat):
+                return False  # no one else can ever take it from him
+            trick = pos.trick
             if settled is None:
                 settled = (*order(), *(o == seat for o in owners))
             key = (settled, lying)

@@ -25,7 +25,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from imptools.record import Game, Hand
-from imptools.rules.base import PlayedHand
+from imptools.rules.base import PlayedHand, bits
 from imptools.rules.ninety_nine import (
     BID_CARDS,
     JOKER,
@@ -71,16 +71,6 @@ def _relative() -> list[int]:
 
 
 _RELATIVE = _relative()
-
-
-def _bits(mask: int) -> list[int]:
-    """The bits of a mask, low to high."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 class SearchNinetyNine:
@@ -146,7 +136,7 @@ class SearchNinetyNine:
         return held
 
     def legal(self) -> list[int]:
-        return sorted(self._card(b) for b in _bits(self._legal_mask()))
+        return sorted(self._card(b) for b in bits(self._legal_mask()))
 
     def forced(self) -> int | None:
         return None
