@@ -10,8 +10,9 @@ the value just after it. docs/ANALYSIS.md says it in full.
 The search is alpha-beta (max for P's side, min for the others) over null
 windows (MTD(f), from P's last value), with a transposition table per player P
 keyed on `SearchPosition.key` (values relative to what is banked), the table's
-best card tried first, then a history count per player, and equivalent cards
-searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
+best card tried first, then a history count per player (or, for the players
+against P, the position's own order, `opposed`, where it has one), and equivalent
+cards searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
 `bounds`, searches the last four cards (`cards_left`) without the table, reads
 results below the banked part as penalties (`penalty_unit`) and lets the position
 answer a window itself (`answer`: the Bottle Imp's escape question). Nothing here
@@ -105,6 +106,7 @@ class Search:
         left: Callable[[], int] | None = getattr(pos, "cards_left", None)
         answer: Callable[[str, int, int], int | None] | None = getattr(pos, "answer", None)
         penalty_unit: Callable[[], int] | None = getattr(pos, "penalty_unit", None)
+        opposed: Callable[[list[tuple[int, ...]]], list[tuple[int, ...]]] | None = getattr(pos, "opposed", None)
         unit = penalty_unit() if penalty_unit is not None else 0
         count = self
 
@@ -200,14 +202,18 @@ class Search:
                 best = answered
             else:
                 groups = groups_of()
+                mine = to_move() in side
                 if len(groups) > 1:
-                    groups.sort(key=lambda g: hist.get(g[0], 0), reverse=True)
+                    if opposed is not None and not mine:
+                        groups = opposed(groups)
+                    else:
+                        groups.sort(key=lambda g: hist.get(g[0], 0), reverse=True)
                     if first is not None and first not in groups[0]:
                         for i, g in enumerate(groups):
                             if first in g:
                                 groups.insert(0, groups.pop(i))
                                 break
-                if to_move() in side:
+                if mine:
                     best = -INF
                     for g in groups:
                         play(g[0])

@@ -142,7 +142,11 @@ class SearchPosition(Position, Protocol):
     table. And `penalty_unit() -> int`: where it is above 0, a result below the
     banked part (`key`) is a penalty, k times minus the unit, that does not depend
     on what is banked; the table then stores k (as -k) for such results, so one
-    entry serves every amount banked.
+    entry serves every amount banked. And `answer(player, alpha, beta) -> int |
+    None`: a window the position answers itself (a bound on the side it fails, as
+    the search would give), None where it does not. And `opposed(groups) -> list`:
+    the order in which the players against `player` try their groups (the search
+    otherwise orders every player's groups by a history count).
     """
 
     def side(self, player: str) -> frozenset[str]:

@@ -19,7 +19,7 @@ result.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 from imptools.record import Game, Hand
@@ -270,6 +270,11 @@ class SearchBottle:
             return -self.penalty, -self.penalty
         return min(won, -self.penalty * len(owners)), hi
 
+    def opposed(self, groups: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
+        """The players against P try the cards nearest the (higher) price first (`nearest_price`)."""
+        by_first = {g[0]: g for g in groups}
+        return [by_first[c] for c in nearest_price(by_first, max(self.prices))]
+
     def cards_left(self) -> int:
         """The cards still to be played."""
         return self.live.bit_count() - len(self.trick)
@@ -304,8 +309,9 @@ class SearchBottle:
             found = self._groups[memo] = self._runs(legal, price)
         return list(found)
 
-    def _runs(self, legal_mask: int, price: int, by_coins: bool = True) -> tuple[tuple[int, ...], ...]:
-        """The runs of `groups` (with `by_coins` False, cards of different coins may share one)."""
+    def _runs(self, legal_mask: int, price: int, by_coins: bool = True, beaten: int = 0) -> tuple[tuple[int, ...], ...]:
+        """The runs of `groups` (with `by_coins` False, cards of different coins may share one; cards below `beaten`
+        join runs too: a card lying in the trick below the price that they cannot beat)."""
         legal = bits(legal_mask)
         if len(legal) < 2:
             return (tuple(legal),)
@@ -314,12 +320,25 @@ class SearchBottle:
         suit, coins = self.suit, self.coins
         for a, b in pairwise(legal):
             between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
-            if a > price and not between and suit[a] == suit[b] and (not by_coins or coins[a] == coins[b]):
+            same = suit[a] == suit[b] and (not by_coins or coins[a] == coins[b])
+            if (a > price or b < beaten) and not between and same:
                 out[-1].append(b)
             else:
                 out.append([b])
         # High cards first: they keep the bottle away from the player and often decide the trick.
         return tuple(tuple(g) for g in reversed(out))
+
+
+def nearest_price(cards: Iterable[int], price: int) -> list[int]:
+    """The order in which the players against P try their cards: nearest the price first; below it the highest
+    first (taking the bottle at a high price leaves P's low cards under it), then above it the lowest first (the
+    high cards kept for later).
+
+    >>> nearest_price([4, 30, 44, 60, 12], 38)
+    [30, 12, 4, 44, 60]
+    """
+    ordered = sorted(cards, reverse=True)
+    return [c for c in ordered if c < price] + [c for c in reversed(ordered) if c > price]
 
 
 def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
@@ -384,8 +403,9 @@ class Escape:
     he holds. So positions are keyed by that order (`_order`: the cards' holders and
     colours from low to high, not the cards themselves), one entry serving every
     position whose earlier tricks took different cards, and cards adjacent in that
-    order, of one colour and above the prices, are one move whatever their coins.
-    The plays are the position's own `play` and `undo`.
+    order, of one colour and above the prices (or below a card lying in the trick
+    under the one price), are one move whatever their coins. The plays are the
+    position's own `play` and `undo`.
     """
 
     def __init__(self, pos: SearchBottle) -> None:
@@ -399,7 +419,7 @@ class Escape:
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
         self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
         self._solvers: dict[int, Callable[[tuple[int, ...] | None, int], bool]] = {}
-        self._memo: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        self._memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self._single: dict[int, tuple[int, ...]] = {}
 
     @staticmethod
@@ -432,20 +452,25 @@ class Escape:
 
     def _moves(self) -> tuple[int, ...]:
         """One card of each run of the legal cards: adjacent among the cards in play, one colour, above the prices
-        (coins do not matter here); high cards first."""
+        or below a card lying in the trick under the one price (coins do not matter here); high cards first."""
         pos = self.pos
         legal = pos._legal_mask()
         price = max(pos.prices)
+        beaten = 0
+        if len(pos.prices) == 1:
+            for c in pos.trick:
+                if beaten < c < price:
+                    beaten = c
         above = legal >> (price + 1)
-        if not above & (above - 1):  # at most one legal card above the prices: no runs
+        if not above & (above - 1) and not legal & ((1 << beaten) - 1):  # no two cards that could share a run
             found = self._single.get(legal)
             if found is None:
                 found = self._single[legal] = tuple(reversed(bits(legal)))
             return found
-        memo = (legal, pos.live, price)
+        memo = (legal, pos.live, price, beaten)
         found = self._memo.get(memo)
         if found is None:
-            found = self._memo[memo] = tuple(g[0] for g in pos._runs(legal, price, by_coins=False))
+            found = self._memo[memo] = tuple(g[0] for g in pos._runs(legal, price, by_coins=False, beaten=beaten))
         return found
 
     def escapes(self, seat: int) -> bool:
@@ -463,8 +488,6 @@ class Escape:
         pos = self.pos
         table: dict[object, bool] = {}
         best: dict[object, int] = {}
-        hist = dict.fromkeys(range(len(pos.coins)), 0)
-        rank = hist.__getitem__
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
@@ -545,10 +568,7 @@ class Escape:
                 if chooser:
                     cards = sorted(moves())  # his lowest card first: the least likely to take a bottle
                 else:
-                    # The others first try cards that cannot take a bottle from anyone, the highest first.
-                    price = max(prices)
-                    cards = sorted(moves(), key=rank, reverse=True)
-                    cards = sorted((c for c in cards if c > price), reverse=True) + [c for c in cards if c < price]
+                    cards = nearest_price(moves(), max(prices))
                 first = best.get(key)
                 if first is not None and first != cards[0] and first in cards:
                     cards.remove(first)
@@ -561,7 +581,6 @@ class Escape:
                 undo()
                 if ok == chooser:
                     result = chooser
-                    hist[c] += live.bit_count()
                     best[key] = c
                     break
             table[key] = result
