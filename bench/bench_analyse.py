@@ -5,6 +5,7 @@ PYTHONPATH=. python bench/bench_analyse.py --hands 3 --from-trick 3   # the last
 PYTHONPATH=. python bench/bench_analyse.py --hands 3 --from-trick 1   # every play of a whole hand
 PYTHONPATH=. python bench/bench_analyse.py --game ninety-nine --hands 10 --from-trick 1   # three players, nine tricks
 PYTHONPATH=. python bench/bench_analyse.py --game botifarra --variant obligada --hands 10 --from-trick 7
+PYTHONPATH=. python bench/bench_analyse.py --hands 10 --first 9:1 7:1 1:4 3:4   # the first plays of some hands
 
 Each hand's line gives the positions the search visited (`nodes`), steadier than the seconds on a shared machine.
 """
@@ -15,8 +16,9 @@ import argparse
 import statistics
 import time
 
-from imptools.analyse import analyse_hand
+from imptools.analyse import Search, analyse_hand, played_hand
 from imptools.reader import read_games
+from imptools.record import Game
 from imptools.simulate import Options, simulate
 
 
@@ -31,6 +33,12 @@ def main() -> None:
     )
     parser.add_argument("--variant", default=None)
     parser.add_argument("--tag", action="append", default=[], help="NAME=VALUE, e.g. Teams=none")
+    parser.add_argument(
+        "--first",
+        nargs="+",
+        metavar="HAND:PLAYS",
+        help="value only the first PLAYS plays of each HAND (a search of its own each), and print the positions",
+    )
     args = parser.parse_args()
     players = 3 if args.game == "ninety-nine" else args.players
     names = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")[:players]
@@ -38,6 +46,9 @@ def main() -> None:
     opts = Options(args.game, names, args.variant, hands=args.hands, seed=args.seed, tags=tags)
     text = "".join(simulate(opts))
     (game,) = read_games(text)
+    if args.first:
+        first_plays(game, [tuple(int(x) for x in a.split(":")) for a in args.first])
+        return
     times = []
     for hand in game.hands:
         start = time.perf_counter()
@@ -46,6 +57,25 @@ def main() -> None:
         times.append(took)
         print(f"hand {hand.number}: {len(a.plays)} plays, {a.nodes} nodes, {took:.3f} s")
     print(f"median {statistics.median(times):.3f} s, max {max(times):.3f} s")
+
+
+def first_plays(game: Game, wanted: list[tuple[int, ...]]) -> None:
+    """Value the first plays of some hands as `analyse_hand` does (value before, the cards that keep it)."""
+    total = 0
+    start = time.perf_counter()
+    for number, plays in wanted:
+        found = played_hand(game, number)
+        assert not isinstance(found, str), found
+        pos = found.position
+        search = Search(pos)
+        began = time.perf_counter()
+        for _, player, card in found.plays[:plays]:
+            if pos.forced() is None:
+                search.choices(player)
+            pos.play(card)
+        total += search.positions()
+        print(f"hand {number}, first {plays} plays: {search.positions()} nodes, {time.perf_counter() - began:.2f} s")
+    print(f"total {total} nodes, {time.perf_counter() - start:.1f} s")
 
 
 if __name__ == "__main__":
