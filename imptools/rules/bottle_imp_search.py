@@ -404,6 +404,10 @@ def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand |
     return found if isinstance(found, str) else played_hand(setup, game, *found)
 
 
+LYING = 8 * 5
+"""Bits for the places of the cards lying in a trick (8 each; at most five before the last of six players)."""
+
+
 class Escape:
     """Whether a player can end the hand without a bottle, all cards visible, every other player against him.
 
@@ -429,7 +433,7 @@ class Escape:
                 digit[c] = (seat << 3) | colours.index(pos.colour[c])
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
         self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
-        self._solvers: dict[int, Callable[[tuple[int, ...] | None, int], bool]] = {}
+        self._solvers: dict[int, Callable[[int | None, int], bool]] = {}
         self._memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
         self._single: dict[int, tuple[int, ...]] = {}
 
@@ -442,10 +446,10 @@ class Escape:
                 count += 1
         return packed, count
 
-    def _order(self) -> tuple[int, ...]:
-        """The position at the start of a trick as the question sees it: the holders and colours of the cards in
-        play from low to high, the leader, each price's place among those cards, and the bottles the player holds
-        (added by the caller)."""
+    def _order(self, seat: int) -> int:
+        """The position at the start of a trick as the question sees it, packed in one integer (its low `LYING`
+        bits left for the cards that will lie in the trick): the holders and colours of the cards in play from low
+        to high, the leader, and for each bottle its price's place among those cards and whether `seat` holds it."""
         pos = self.pos
         live = pos.live
         code = 1
@@ -456,10 +460,10 @@ class Escape:
             packed, count = chunk[rest & 255]
             code = (code << (6 * count)) | packed
             rest >>= 8
-        places = 0
-        for p in pos.prices:
-            places = (places << 8) | (live & ((1 << p) - 1)).bit_count()
-        return code, pos.leader, places
+        code = (code << 4) | pos.leader
+        for p, o in zip(pos.prices, pos.owners):
+            code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o == seat)
+        return code << LYING
 
     def _moves(self) -> tuple[int, ...]:
         """One card of each run of the legal cards: adjacent among the cards in play, one colour, above the prices
@@ -491,10 +495,10 @@ class Escape:
             lying = (lying << 8) | ((pos.live & ((1 << c) - 1)).bit_count() + 1)
         return solve(None, lying)
 
-    def _solver(self, seat: int) -> Callable[[tuple[int, ...] | None, int], bool]:
+    def _solver(self, seat: int) -> Callable[[int | None, int], bool]:
         pos = self.pos
-        table: dict[object, bool] = {}
-        best: dict[object, int] = {}
+        table: dict[int, bool] = {}
+        best: dict[int, int] = {}
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
@@ -547,9 +551,9 @@ class Escape:
             pos.leader = leader
             hands[(leader + len(trick)) % n] |= 1 << card
 
-        def solve(settled: tuple[int, ...] | None, lying: int) -> bool:
-            """`settled`: the trick's start as `_order` gives it, with the bottles held (None: work it out);
-            `lying`: the places of the cards lying in the trick, packed."""
+        def solve(settled: int | None, lying: int) -> bool:
+            """`settled`: the trick's start as `_order` gives it (None: work it out); `lying`: the places of the
+            cards lying in the trick, packed (below `LYING` bits)."""
             me.nodes += 1
             live = pos.live
             if not live:
@@ -561,8 +565,8 @@ class Escape:
                 return False  # no one else can ever take it from him
             trick = pos.trick
             if settled is None:
-                settled = (*order(), *(o == seat for o in owners))
-            key = (settled, lying)
+                settled = order(seat)
+            key = settled | lying
             found = table.get(key)
             if found is not None:
                 return found
