@@ -434,8 +434,7 @@ class Escape:
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
         self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
         self._solvers: dict[int, Callable[[int | None, int], bool]] = {}
-        self._memo: dict[tuple[int, int, int, int], tuple[int, ...]] = {}
-        self._single: dict[int, tuple[int, ...]] = {}
+        self._memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     @staticmethod
     def _pack(digit: list[int], base: int, byte: int) -> tuple[int, int]:
@@ -465,23 +464,29 @@ class Escape:
             code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o == seat)
         return code << LYING
 
-    def _moves(self) -> tuple[int, ...]:
-        """One card of each run of the legal cards: adjacent among the cards in play, one colour, above the prices
-        or below a card lying in the trick under the one price (coins do not matter here); high cards first."""
+    def _moves(self, chooser: bool) -> tuple[int, ...]:
+        """One card of each run of the legal cards (adjacent among the cards in play, one colour, above the prices
+        or below a card lying in the trick under the one price; coins do not matter here), in the order the mover
+        tries them: the player asked about (`chooser`) his lowest card first, the least likely to take a bottle;
+        the others by `nearest_price`."""
         pos = self.pos
         legal = pos._legal_mask()
         price = max(pos.prices)
         beaten = pos._beaten(price)
         above = legal >> (price + 1)
         if not above & (above - 1) and not legal & ((1 << beaten) - 1):  # no two cards that could share a run
-            found = self._single.get(legal)
-            if found is None:
-                found = self._single[legal] = tuple(reversed(bits(legal)))
-            return found
-        memo = (legal, pos.live, price, beaten)
+            memo: tuple[int, ...] = (legal, price, chooser)
+        else:
+            # Runs depend only on the cards in play from the lowest legal card to the highest.
+            span = pos.live & ((1 << legal.bit_length()) - (legal & -legal))
+            memo = (legal, span, price, beaten, chooser)
         found = self._memo.get(memo)
         if found is None:
-            found = self._memo[memo] = tuple(g[0] for g in pos._runs(legal, price, by_coins=False, beaten=beaten))
+            if len(memo) == 3:
+                cards = bits(legal)
+            else:
+                cards = [g[0] for g in pos._runs(legal, price, by_coins=False, beaten=beaten)]
+            found = self._memo[memo] = tuple(sorted(cards)) if chooser else tuple(nearest_price(cards, price))
         return found
 
     def escapes(self, seat: int) -> bool:
@@ -572,18 +577,14 @@ class Escape:
                 return found
             chooser = (pos.leader + len(trick)) % n == seat
             forced = forced_card() if forced_card is not None else None
-            cards: list[int]
+            cards: tuple[int, ...]
             if forced is not None:
-                cards = [forced]
+                cards = (forced,)
             else:
-                if chooser:
-                    cards = sorted(moves())  # his lowest card first: the least likely to take a bottle
-                else:
-                    cards = nearest_price(moves(), max(prices))
+                cards = moves(chooser)
                 first = best.get(key)
                 if first is not None and first != cards[0] and first in cards:
-                    cards.remove(first)
-                    cards.insert(0, first)
+                    cards = (first, *(c for c in cards if c != first))
             result = not chooser
             for c in cards:
                 place = (live & ((1 << c) - 1)).bit_count() + 1
