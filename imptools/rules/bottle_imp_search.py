@@ -303,7 +303,8 @@ class SearchBottle:
         them (below the price a twin could become the price while the other stays in hand, and they differ)."""
         legal = self._legal_mask()
         price = max(self.prices)
-        memo = (legal, self.live, price)
+        # Runs depend only on the cards in play from the lowest legal card to the highest.
+        memo = (legal, self.live & ((1 << legal.bit_length()) - (legal & -legal)), price)
         found = self._groups.get(memo)
         if found is None:
             found = self._groups[memo] = self._runs(legal, price)
@@ -503,7 +504,6 @@ class Escape:
     def _solver(self, seat: int) -> Callable[[int | None, int], bool]:
         pos = self.pos
         table: dict[int, bool] = {}
-        best: dict[int, int] = {}
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
@@ -577,14 +577,7 @@ class Escape:
                 return found
             chooser = (pos.leader + len(trick)) % n == seat
             forced = forced_card() if forced_card is not None else None
-            cards: tuple[int, ...]
-            if forced is not None:
-                cards = (forced,)
-            else:
-                cards = moves(chooser)
-                first = best.get(key)
-                if first is not None and first != cards[0] and first in cards:
-                    cards = (first, *(c for c in cards if c != first))
+            cards = moves(chooser) if forced is None else (forced,)
             result = not chooser
             for c in cards:
                 place = (live & ((1 << c) - 1)).bit_count() + 1
@@ -593,7 +586,6 @@ class Escape:
                 undo()
                 if ok == chooser:
                     result = chooser
-                    best[key] = c
                     break
             table[key] = result
             return result
