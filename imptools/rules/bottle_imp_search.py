@@ -420,8 +420,9 @@ class Escape:
     colours from low to high, not the cards themselves), one entry serving every
     position whose earlier tricks took different cards, and cards adjacent in that
     order, of one colour and above the prices (or below a card lying in the trick
-    under the one price), are one move whatever their coins. The plays are the
-    position's own `play` and `undo`.
+    under the one price), are one move whatever their coins. It plays on the
+    position's own state, lighter than `play`: inside a trick only the hands and the
+    trick change, and a trick's last card settles it with `judge_prices` (`finish`).
     """
 
     def __init__(self, pos: SearchBottle) -> None:
@@ -510,17 +511,14 @@ class Escape:
         moves, order, clear, stuck = self._moves, self._order, pos._clear, pos._stuck
         single = len(prices) == 1
         me = self
-        saved: list[tuple[int, list[int], int | None, int, int] | None] = []
 
-        def play(card: int) -> None:
-            """`SearchBottle.play` without what the question does not need (coins, the code)."""
+        def finish(card: int) -> tuple[int, list[int], int | None, int, int]:
+            """Play the trick's last card and settle the trick as `SearchBottle.play` does, without what the
+            question does not need (coins, the code); what `unfinish` needs back."""
             trick = pos.trick
             leader = pos.leader
             hands[(leader + len(trick)) % n] ^= 1 << card
             trick.append(card)
-            if len(trick) < n:
-                saved.append(None)
-                return
             win, taken = judge_prices(trick, prices)
             winner = (leader + win) % n
             gone = 0
@@ -528,22 +526,17 @@ class Escape:
                 gone |= 1 << c
             pos.live ^= gone
             if taken is None:
-                saved.append((leader, trick, None, 0, 0))
+                saved: tuple[int, list[int], int | None, int, int] = (leader, trick, None, 0, 0)
             else:
-                saved.append((leader, trick, taken, prices[taken], owners[taken]))
+                saved = (leader, trick, taken, prices[taken], owners[taken])
                 prices[taken] = trick[win]
                 owners[taken] = winner
             pos.leader = winner
             pos.trick = []
+            return saved
 
-        def undo() -> None:
-            last = saved.pop()
-            if last is None:
-                trick = pos.trick
-                card = trick.pop()
-                hands[(pos.leader + len(trick)) % n] |= 1 << card
-                return
-            leader, trick, taken, price, owner = last
+        def unfinish(saved: tuple[int, list[int], int | None, int, int]) -> None:
+            leader, trick, taken, price, owner = saved
             gone = 0
             for c in trick:
                 gone |= 1 << c
@@ -579,14 +572,26 @@ class Escape:
             forced = forced_card() if forced_card is not None else None
             cards = moves(chooser) if forced is None else (forced,)
             result = not chooser
-            for c in cards:
-                place = (live & ((1 << c) - 1)).bit_count() + 1
-                play(c)
-                ok = solve(settled, (lying << 8) | place) if pos.trick else solve(None, 0)
-                undo()
-                if ok == chooser:
-                    result = chooser
-                    break
+            if len(trick) < n - 1:
+                # The trick goes on: the play and its undo inline.
+                mover = (pos.leader + len(trick)) % n
+                for c in cards:
+                    hands[mover] ^= 1 << c
+                    trick.append(c)
+                    ok = solve(settled, (lying << 8) | ((live & ((1 << c) - 1)).bit_count() + 1))
+                    trick.pop()
+                    hands[mover] |= 1 << c
+                    if ok == chooser:
+                        result = chooser
+                        break
+            else:
+                for c in cards:
+                    done = finish(c)
+                    ok = solve(None, 0)
+                    unfinish(done)
+                    if ok == chooser:
+                        result = chooser
+                        break
             table[key] = result
             return result
 
