@@ -310,17 +310,6 @@ class SearchBottle:
             found = self._groups[memo] = self._runs(legal, price)
         return list(found)
 
-    def _beaten(self, price: int) -> int:
-        """With one bottle, the highest card lying in the trick below its price (0 if none): a card below it can
-        neither win the trick nor become the price, so twins below it are one move for `Escape` (in the general
-        search such runs did not change the positions searched, and were left out)."""
-        beaten = 0
-        if len(self.prices) == 1:
-            for c in self.trick:
-                if beaten < c < price:
-                    beaten = c
-        return beaten
-
     def _runs(self, legal_mask: int, price: int, by_coins: bool = True, beaten: int = 0) -> tuple[tuple[int, ...], ...]:
         """The runs of `groups` (with `by_coins` False, cards of different coins may share one; cards below `beaten`
         join runs too: a card lying in the trick below the price that they cannot beat)."""
@@ -472,9 +461,16 @@ class Escape:
         tries them: the player asked about (`chooser`) his lowest card first, the least likely to take a bottle;
         the others by `nearest_price`."""
         pos = self.pos
-        legal = pos._legal_mask()
-        price = max(pos.prices)
-        beaten = pos._beaten(price)
+        trick, prices = pos.trick, pos.prices
+        legal = pos.hands[(pos.leader + len(trick)) % pos.n]
+        price = prices[0] if len(prices) == 1 else max(prices)
+        beaten = 0
+        if trick:
+            legal = legal & pos.suit[trick[0]] or legal  # `_legal_mask`
+            if len(prices) == 1:
+                for c in trick:  # the highest card lying under the price: the cards below it can share a run
+                    if beaten < c < price:
+                        beaten = c
         above = legal >> (price + 1)
         if not above & (above - 1) and not legal & ((1 << beaten) - 1):  # no two cards that could share a run
             memo: tuple[int, ...] = (legal, price, chooser)
