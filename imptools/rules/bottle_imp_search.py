@@ -254,7 +254,8 @@ class SearchBottle:
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what he has won, down to the bottles' penalty unless he is clear of
         them, up to every coin still in play and the price cards of his bottles; exactly the penalty when he holds
-        the only bottle and no one else has a card below its price."""
+        the only bottle and no one else has a card below its price; at least what he has won and its price card
+        when he holds it, has no card below its price himself and someone else has."""
         seat = self.seat[player]
         won = self.won[seat]
         hi = won + self.live_coins
@@ -266,8 +267,13 @@ class SearchBottle:
         for price, owner in zip(self.prices, owners):
             if owner == seat and price != START_PRICE:
                 hi += self.coins[price]
-        if len(owners) == 1 and self._stuck(seat):
-            return -self.penalty, -self.penalty
+        if len(owners) == 1:
+            if self._stuck(seat):
+                return -self.penalty, -self.penalty
+            if self._clear(seat):
+                # He holds no card below the price and someone else does: that card will be played (every card is),
+                # takes the bottle from him for good and gives him its price card.
+                return won + self.coins[self.prices[0]], hi
         return min(won, -self.penalty * len(owners)), hi
 
     def opposed(self, groups: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
@@ -280,8 +286,8 @@ class SearchBottle:
         return self.live.bit_count() - len(self.trick)
 
     def _clear(self, seat: int) -> bool:
-        """Whether `seat` can never end with a bottle: he owns none (checked by the caller), holds no card below the
-        (higher) price and has no such card lying in the trick in progress (prices only fall)."""
+        """Whether `seat` has no card below the (higher) price, in hand or lying in the trick in progress: if he
+        owns no bottle (checked by the caller) he can never end with one (prices only fall)."""
         below = (1 << max(self.prices)) - 1
         if self.hands[seat] & below:
             return False
@@ -555,8 +561,11 @@ class Escape:
             if seat not in owners:
                 if clear(seat):
                     return True  # he can never take a bottle
-            elif single and stuck(seat):
-                return False  # no one else can ever take it from him
+            elif single:
+                if stuck(seat):
+                    return False  # no one else can ever take it from him
+                if clear(seat):
+                    return True  # another's card below the price will be played and take it from him for good
             trick = pos.trick
             if settled is None:
                 settled = order(seat)
