@@ -254,8 +254,8 @@ class SearchBottle:
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what he has won, down to the bottles' penalty unless he is clear of
         them, up to every coin still in play and the price cards of his bottles; exactly the penalty when he holds
-        the only bottle and no one else has a card below its price; at least what he has won and its price card
-        when he holds it, has no card below its price himself and someone else has."""
+        the only bottle, or has a card below its price, and no one else has such a card; at least what he has won
+        and its price card when he holds it, has no card below its price himself and someone else has."""
         seat = self.seat[player]
         won = self.won[seat]
         hi = won + self.live_coins
@@ -263,6 +263,9 @@ class SearchBottle:
         if seat not in owners:
             if self._clear(seat):
                 return won, hi
+            if len(owners) == 1 and self._stuck(seat):
+                # Only he has cards below the price: the one he plays will take the bottle, and no one takes it back.
+                return -self.penalty, -self.penalty
             return min(won, -self.penalty * len(owners)), hi
         for price, owner in zip(self.prices, owners):
             if owner == seat and price != START_PRICE:
@@ -295,8 +298,8 @@ class SearchBottle:
         return i >= len(self.trick) or not (1 << self.trick[i]) & below
 
     def _stuck(self, seat: int) -> bool:
-        """Whether `seat`, holding the only bottle, keeps it whatever is played: no one else has a card below its
-        price, in hand or lying in the trick."""
+        """Whether no one but `seat` has a card below the only bottle's price, in hand or lying in the trick: then
+        if he holds the bottle he keeps it, and if he has such a card himself he will take it and keep it."""
         others = self.live & ~self.hands[seat]
         i = (seat - self.leader) % self.n
         if i < len(self.trick):
@@ -561,6 +564,8 @@ class Escape:
             if seat not in owners:
                 if clear(seat):
                     return True  # he can never take a bottle
+                if single and stuck(seat):
+                    return False  # only he has cards below the price: he will take the bottle and keep it
             elif single:
                 if stuck(seat):
                     return False  # no one else can ever take it from him
