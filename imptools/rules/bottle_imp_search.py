@@ -513,7 +513,7 @@ class Escape:
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
-        moves, order, clear, stuck = self._moves, self._order, pos._clear, pos._stuck
+        moves, order, clear = self._moves, self._order, pos._clear
         single = len(prices) == 1
         me = self
 
@@ -561,17 +561,26 @@ class Escape:
             live = pos.live
             if not live:
                 return seat not in owners
-            if seat not in owners:
-                if clear(seat):
-                    return True  # he can never take a bottle
-                if single and stuck(seat):
-                    return False  # only he has cards below the price: he will take the bottle and keep it
-            elif single:
-                if stuck(seat):
-                    return False  # no one else can ever take it from him
-                if clear(seat):
-                    return True  # another's card below the price will be played and take it from him for good
             trick = pos.trick
+            if single:
+                # `_clear` and `_stuck` at once: who has cards below the price, in hand or lying in the trick.
+                below = (1 << prices[0]) - 1
+                his = hands[seat]
+                i = (seat - pos.leader) % n
+                if i < len(trick):
+                    his |= 1 << trick[i]
+                low, others_low = his & below, live & ~his & below
+                if owners[0] == seat:
+                    if not others_low:
+                        return False  # no one else can ever take it from him
+                    if not low:
+                        return True  # another's card below the price will be played and take it from him for good
+                elif not low:
+                    return True  # he can never take the bottle
+                elif not others_low:
+                    return False  # only he has cards below the price: he will take the bottle and keep it
+            elif seat not in owners and clear(seat):
+                return True  # he can never take a bottle
             if settled is None:
                 settled = order(seat)
             key = settled | lying
