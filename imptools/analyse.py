@@ -106,7 +106,7 @@ class Search:
         left: Callable[[], int] | None = getattr(pos, "cards_left", None)
         answer: Callable[[str, int, int], int | None] | None = getattr(pos, "answer", None)
         penalty_unit: Callable[[], int] | None = getattr(pos, "penalty_unit", None)
-        opposed: Callable[[list[tuple[int, ...]]], list[tuple[int, ...]]] | None = getattr(pos, "opposed", None)
+        opposed: Callable[[], list[tuple[int, ...]]] | None = getattr(pos, "opposed", None)
         unit = penalty_unit() if penalty_unit is not None else 0
         count = self
 
@@ -201,12 +201,10 @@ class Search:
             elif answer is not None and (answered := answer(player, alpha, beta)) is not None:
                 best = answered
             else:
-                groups = groups_of()
                 mine = to_move() in side
+                groups = opposed() if opposed is not None and not mine else groups_of()
                 if len(groups) > 1:
-                    if opposed is not None and not mine:
-                        groups = opposed(groups)
-                    else:
+                    if opposed is None or mine:
                         groups.sort(key=lambda g: hist.get(g[0], 0), reverse=True)
                     if first is not None and first not in groups[0]:
                         for i, g in enumerate(groups):

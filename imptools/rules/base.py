@@ -144,9 +144,9 @@ class SearchPosition(Position, Protocol):
     on what is banked; the table then stores k (as -k) for such results, so one
     entry serves every amount banked. And `answer(player, alpha, beta) -> int |
     None`: a window the position answers itself (a bound on the side it fails, as
-    the search would give), None where it does not. And `opposed(groups) -> list`:
-    the order in which the players against `player` try their groups (the search
-    otherwise orders every player's groups by a history count).
+    the search would give), None where it does not. And `opposed() -> list`: `groups()`
+    in the order the players against `player` try them (the search otherwise orders
+    every player's groups by a history count).
     """
 
     def side(self, player: str) -> frozenset[str]:

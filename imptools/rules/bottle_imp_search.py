@@ -95,7 +95,7 @@ class SearchBottle:
         self.code = sum(h << (s * WIDTH) for s, h in enumerate(self.hands)) + self._price_code()
         self._held = (1 << (n * WIDTH)) - 1
         """The part of `code` that holds the cards in hand."""
-        self._groups: dict[tuple[int, int, int], tuple[tuple[int, ...], ...]] = {}
+        self._groups: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
         self._escape: Escape | None = None
 
     def _price_code(self) -> int:
@@ -279,10 +279,10 @@ class SearchBottle:
                 return won + self.coins[self.prices[0]], hi
         return min(won, -self.penalty * len(owners)), hi
 
-    def opposed(self, groups: list[tuple[int, ...]]) -> list[tuple[int, ...]]:
-        """The players against P try the cards nearest the (higher) price first (`nearest_price`)."""
-        by_first = {g[0]: g for g in groups}
-        return [by_first[c] for c in nearest_price(by_first, max(self.prices))]
+    def opposed(self) -> list[tuple[int, ...]]:
+        """`groups` in the order the players against P try them: the cards nearest the (higher) price first
+        (`nearest_price`)."""
+        return list(self._both()[1])
 
     def cards_left(self) -> int:
         """The cards still to be played."""
@@ -310,14 +310,20 @@ class SearchBottle:
         """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour and coins,
         and above the (higher) price, so that neither can ever take a bottle or be compared with a price between
         them (below the price a twin could become the price while the other stays in hand, and they differ)."""
+        return list(self._both()[0])
+
+    def _both(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+        """The runs of `groups` in both orders (`groups`, `opposed`), remembered."""
         legal = self._legal_mask()
         price = max(self.prices)
         # Runs depend only on the cards in play from the lowest legal card to the highest.
         memo = (legal, self.live & ((1 << legal.bit_length()) - (legal & -legal)), price)
         found = self._groups.get(memo)
         if found is None:
-            found = self._groups[memo] = self._runs(legal, price)
-        return list(found)
+            runs = self._runs(legal, price)
+            by_first = {g[0]: g for g in runs}
+            found = self._groups[memo] = (runs, tuple(by_first[c] for c in nearest_price(by_first, price)))
+        return found
 
     def _runs(self, legal_mask: int, price: int, by_coins: bool = True, beaten: int = 0) -> tuple[tuple[int, ...], ...]:
         """The runs of `groups` (with `by_coins` False, cards of different coins may share one; cards below `beaten`
