@@ -202,15 +202,16 @@ class Search:
                 best = answered
             else:
                 mine = to_move() in side
-                groups = opposed() if opposed is not None and not mine else groups_of()
-                if len(groups) > 1:
-                    if opposed is None or mine:
-                        groups.sort(key=lambda g: hist.get(g[0], 0), reverse=True)
-                    if first is not None and first not in groups[0]:
-                        for i, g in enumerate(groups):
-                            if first in g:
-                                groups.insert(0, groups.pop(i))
-                                break
+                if opposed is not None and not mine:
+                    groups = opposed()
+                else:
+                    groups = groups_of()
+                    groups.sort(key=lambda g: hist.get(g[0], 0), reverse=True)
+                if first is not None and len(groups) > 1 and first not in groups[0]:
+                    for i, g in enumerate(groups):
+                        if first in g:
+                            groups.insert(0, groups.pop(i))
+                            break
                 if mine:
                     best = -INF
                     for g in groups:

@@ -252,32 +252,17 @@ class SearchBottle:
         return self.penalty
 
     def bounds(self, player: str) -> tuple[int, int]:
-        """Bounds on the value for `player`: what he has won, down to the bottles' penalty unless he is clear of
-        them, up to every coin still in play and the price cards of his bottles; exactly the penalty when he holds
-        the only bottle, or has a card below its price, and no one else has such a card; at least what he has won
-        and its price card when he holds it, has no card below its price himself and someone else has."""
+        """Bounds on the value for `player`: what he has won, down to the bottles' penalty, up to every coin still
+        in play and the price cards of his bottles; where `_fate` settles it, exactly the penalty, or at least what
+        he has won and those price cards."""
         seat = self.seat[player]
         won = self.won[seat]
-        hi = won + self.live_coins
-        owners = self.owners
-        if seat not in owners:
-            if self._clear(seat):
-                return won, hi
-            if len(owners) == 1 and self._stuck(seat):
-                # Only he has cards below the price: the one he plays will take the bottle, and no one takes it back.
-                return -self.penalty, -self.penalty
-            return min(won, -self.penalty * len(owners)), hi
-        for price, owner in zip(self.prices, owners):
-            if owner == seat and price != START_PRICE:
-                hi += self.coins[price]
-        if len(owners) == 1:
-            if self._stuck(seat):
-                return -self.penalty, -self.penalty
-            if self._clear(seat):
-                # He holds no card below the price and someone else does: that card will be played (every card is),
-                # takes the bottle from him for good and gives him its price card.
-                return won + self.coins[self.prices[0]], hi
-        return min(won, -self.penalty * len(owners)), hi
+        mine = sum(self.coins[p] for p, o in zip(self.prices, self.owners) if o == seat and p != START_PRICE)
+        hi = won + self.live_coins + mine
+        fate = self._fate(seat)
+        if fate is None:
+            return min(won, -self.penalty * len(self.owners)), hi
+        return (won + mine, hi) if fate else (-self.penalty, -self.penalty)
 
     def opposed(self) -> list[tuple[int, ...]]:
         """`groups` in the order the players against P try them: the cards nearest the (higher) price first
@@ -290,21 +275,31 @@ class SearchBottle:
 
     def _clear(self, seat: int) -> bool:
         """Whether `seat` has no card below the (higher) price, in hand or lying in the trick in progress: if he
-        owns no bottle (checked by the caller) he can never end with one (prices only fall)."""
+        owns no bottle he can never end with one (prices only fall)."""
         below = (1 << max(self.prices)) - 1
         if self.hands[seat] & below:
             return False
         i = (seat - self.leader) % self.n
         return i >= len(self.trick) or not (1 << self.trick[i]) & below
 
-    def _stuck(self, seat: int) -> bool:
-        """Whether no one but `seat` has a card below the only bottle's price, in hand or lying in the trick: then
-        if he holds the bottle he keeps it, and if he has such a card himself he will take it and keep it."""
-        others = self.live & ~self.hands[seat]
+    def _fate(self, seat: int) -> bool | None:
+        """Whether `seat` surely ends without a bottle (True) or surely with one (False), whatever is played; None
+        when that takes a search. Without a bottle and no card below the (higher) price he never takes one. With
+        one bottle, every card in hand being played before the end settles the rest from who has cards below its
+        price (in hand or lying in the trick): if only he has, he keeps it or takes it and keeps it; if he holds it
+        and has none while another has, that card takes it from him for good."""
+        prices = self.prices
+        if len(prices) > 1:
+            return True if seat not in self.owners and self._clear(seat) else None
+        below = (1 << prices[0]) - 1
+        his = self.hands[seat]
         i = (seat - self.leader) % self.n
         if i < len(self.trick):
-            others &= ~(1 << self.trick[i])
-        return not others & ((1 << self.prices[0]) - 1)
+            his |= 1 << self.trick[i]
+        low, others_low = his & below, self.live & ~his & below
+        if self.owners[0] == seat:
+            return False if not others_low else True if not low else None
+        return True if not low else False if not others_low else None
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour and coins,
@@ -424,7 +419,8 @@ class Escape:
     colours from low to high, not the cards themselves), one entry serving every
     position whose earlier tricks took different cards, and cards adjacent in that
     order, of one colour and above the prices (or below a card lying in the trick
-    under the one price), are one move whatever their coins. It plays on the
+    under the one price), are one move whatever their coins; lines end where the
+    rules settle his fate (`SearchBottle._fate`). It plays on the
     position's own state, lighter than `play`: inside a trick only the hands and the
     trick change, and a trick's last card settles it with `judge_prices` (`finish`).
     """
@@ -487,18 +483,19 @@ class Escape:
                     if beaten < c < price:
                         beaten = c
         above = legal >> (price + 1)
-        if not above & (above - 1) and not legal & ((1 << beaten) - 1):  # no two cards that could share a run
-            memo: tuple[int, ...] = (legal, price, chooser)
-        else:
+        runs = above & (above - 1) or legal & ((1 << beaten) - 1)  # two cards that could share a run
+        if runs:
             # Runs depend only on the cards in play from the lowest legal card to the highest.
             span = pos.live & ((1 << legal.bit_length()) - (legal & -legal))
-            memo = (legal, span, price, beaten, chooser)
+            memo: tuple[int, ...] = (legal, span, price, beaten, chooser)
+        else:
+            memo = (legal, price, chooser)
         found = self._memo.get(memo)
         if found is None:
-            if len(memo) == 3:
-                cards = bits(legal)
-            else:
+            if runs:
                 cards = [g[0] for g in pos._runs(legal, price, by_coins=False, beaten=beaten)]
+            else:
+                cards = bits(legal)
             found = self._memo[memo] = tuple(sorted(cards)) if chooser else tuple(nearest_price(cards, price))
         return found
 
@@ -519,8 +516,7 @@ class Escape:
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
-        moves, order, clear = self._moves, self._order, pos._clear
-        single = len(prices) == 1
+        moves, order, settled_fate = self._moves, self._order, pos._fate
         me = self
 
         def finish(card: int) -> tuple[int, list[int], int | None, int, int]:
@@ -567,26 +563,10 @@ class Escape:
             live = pos.live
             if not live:
                 return seat not in owners
+            fate = settled_fate(seat)
+            if fate is not None:
+                return fate
             trick = pos.trick
-            if single:
-                # `_clear` and `_stuck` at once: who has cards below the price, in hand or lying in the trick.
-                below = (1 << prices[0]) - 1
-                his = hands[seat]
-                i = (seat - pos.leader) % n
-                if i < len(trick):
-                    his |= 1 << trick[i]
-                low, others_low = his & below, live & ~his & below
-                if owners[0] == seat:
-                    if not others_low:
-                        return False  # no one else can ever take it from him
-                    if not low:
-                        return True  # another's card below the price will be played and take it from him for good
-                elif not low:
-                    return True  # he can never take the bottle
-                elif not others_low:
-                    return False  # only he has cards below the price: he will take the bottle and keep it
-            elif seat not in owners and clear(seat):
-                return True  # he can never take a bottle
             if settled is None:
                 settled = order(seat)
             key = settled | lying
