@@ -75,24 +75,34 @@ class Search:
         bound on the side it fails (at most alpha when it fails low, at least beta when it fails high).
 
         A whole window is searched as a series of null windows (MTD(f)) starting from `guess`, else from the
-        player's last value.
+        player's last value: while the value lies on one side only, each step is twice the last (a player's value
+        can be far from his last one); once it lies between two bounds, each asks about the middle.
         """
         search = self._searchers.get(player)
         if search is None:
             search = self._searchers[player] = self._searcher(player)
         if alpha > -INF or beta < INF:
             return search(alpha, beta)
-        g = self.last.get(player, 0) if guess is None else guess
+        b = self.last.get(player, 0) if guess is None else guess
         lower, upper = -INF, INF
-        while lower < upper:
-            b = g + 1 if g == lower else g
-            g = search(b - 1, b)
+        step = 1
+        while True:
+            g = search(b - 1, b)  # is the value at least b?
             if g < b:
                 upper = g
             else:
                 lower = g
-        self.last[player] = g
-        return g
+            if lower >= upper:
+                break
+            if upper == INF:
+                b = lower + step
+            elif lower == -INF:
+                b = upper + 1 - step
+            else:
+                b = (lower + upper + 1) // 2
+            step *= 2
+        self.last[player] = lower
+        return lower
 
     def _searcher(self, player: str) -> Callable[[int, int], int]:
         """The alpha-beta search of `player`'s values: a function of the window, over the position's methods."""

@@ -95,6 +95,9 @@ class SearchBottle:
         self.code = sum(h << (s * WIDTH) for s, h in enumerate(self.hands)) + self._price_code()
         self._held = (1 << (n * WIDTH)) - 1
         """The part of `code` that holds the cards in hand."""
+        self._to_trick = self._held
+        """Shifted by a card's bit and its seat's place, what a play adds to `code`: the card's bit in the trick
+        less its bit in hand (the two are `n` seats apart)."""
         self._groups: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
         self._escape: Escape | None = None
 
@@ -118,6 +121,8 @@ class SearchBottle:
         return bits(self._legal_mask())
 
     def forced(self) -> int | None:
+        if self.lopaka < 0:
+            return None
         seat = (self.leader + len(self.trick)) % self.n
         if seat != self.lopaka:
             return None
@@ -129,7 +134,7 @@ class SearchBottle:
         n = self.n
         seat = (self.leader + len(trick)) % n
         self.hands[seat] ^= 1 << card
-        code = self.code + (1 << (card + (n + seat) * WIDTH)) - (1 << (card + seat * WIDTH))
+        code = self.code + (self._to_trick << (card + seat * WIDTH))
         trick.append(card)
         if len(trick) < n:
             self.code = code
@@ -172,7 +177,7 @@ class SearchBottle:
             card = self.trick.pop()
             seat = (self.leader + len(self.trick)) % n
             self.hands[seat] |= 1 << card
-            self.code -= (1 << (card + (n + seat) * WIDTH)) - (1 << (card + seat * WIDTH))
+            self.code -= self._to_trick << (card + seat * WIDTH)
             return
         card, leader, trick, code, winner, gained, taken, price, owner, refund = saved
         won = self.won
@@ -257,7 +262,11 @@ class SearchBottle:
         he has won and those price cards."""
         seat = self.seat[player]
         won = self.won[seat]
-        mine = sum(self.coins[p] for p, o in zip(self.prices, self.owners) if o == seat and p != START_PRICE)
+        mine = 0
+        if seat in self.owners:
+            for p, o in zip(self.prices, self.owners):
+                if o == seat and p != START_PRICE:
+                    mine += self.coins[p]
         hi = won + self.live_coins + mine
         fate = self._fate(seat)
         if fate is None:
@@ -513,6 +522,7 @@ class Escape:
     def _solver(self, seat: int) -> Callable[[int | None, int], bool]:
         pos = self.pos
         table: dict[int, bool] = {}
+        refuted: dict[int, int] = {}
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
@@ -576,6 +586,12 @@ class Escape:
             chooser = (pos.leader + len(trick)) % n == seat
             forced = forced_card() if forced_card is not None else None
             cards = moves(chooser) if forced is None else (forced,)
+            depth = live.bit_count() * 8 + len(trick)
+            if not chooser:
+                # The card that last refuted him at this depth first (a killer move).
+                killer = refuted.get(depth)
+                if killer is not None and killer != cards[0] and killer in cards:
+                    cards = (killer, *(c for c in cards if c != killer))
             result = not chooser
             if len(trick) < n - 1:
                 # The trick goes on: the play and its undo inline.
@@ -588,6 +604,8 @@ class Escape:
                     hands[mover] |= 1 << c
                     if ok == chooser:
                         result = chooser
+                        if not chooser:
+                            refuted[depth] = c
                         break
             else:
                 for c in cards:
@@ -596,6 +614,8 @@ class Escape:
                     unfinish(done)
                     if ok == chooser:
                         result = chooser
+                        if not chooser:
+                            refuted[depth] = c
                         break
             table[key] = result
             return result
