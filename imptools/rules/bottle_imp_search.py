@@ -259,7 +259,8 @@ class SearchBottle:
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what he has won, down to the bottles' penalty, up to every coin still
         in play and the price cards of his bottles; where `_fate` settles it, exactly the penalty, or at least what
-        he has won and those price cards."""
+        he has won and those price cards. (`_fate` is asked at a trick's start only: inside a trick the cards lying
+        never settled what its start left open, and the bounds of the start still hold there.)"""
         seat = self.seat[player]
         won = self.won[seat]
         mine = 0
@@ -268,7 +269,7 @@ class SearchBottle:
                 if o == seat and p != START_PRICE:
                     mine += self.coins[p]
         hi = won + self.live_coins + mine
-        fate = self._fate(seat)
+        fate = None if self.trick else self._fate(seat)
         if fate is None:
             return min(won, -self.penalty * len(self.owners)), hi
         return (won + mine, hi) if fate else (-self.penalty, -self.penalty)
@@ -318,7 +319,10 @@ class SearchBottle:
 
     def _both(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
         """The runs of `groups` in both orders (`groups`, `opposed`), remembered."""
-        legal = self._legal_mask()
+        trick = self.trick
+        legal = self.hands[(self.leader + len(trick)) % self.n]
+        if trick:
+            legal = legal & self.suit[trick[0]] or legal  # `_legal_mask`
         price = max(self.prices)
         # Runs depend only on the cards in play from the lowest legal card to the highest.
         memo = (legal, self.live & ((1 << legal.bit_length()) - (legal & -legal)), price)
@@ -475,19 +479,20 @@ class Escape:
             code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o == seat)
         return code << LYING
 
-    def _moves(self, chooser: bool) -> tuple[int, ...]:
-        """One card of each run of the legal cards (adjacent among the cards in play, one colour, above the prices
-        or below a card lying in the trick under the one price; coins do not matter here), in the order the mover
-        tries them: the player asked about (`chooser`) his lowest card first, the least likely to take a bottle;
+    def _moves(self, mover: int, chooser: bool) -> tuple[int, ...]:
+        """One card of each run of the legal cards of `mover` (adjacent among the cards in play, one colour, above
+        the prices or below a card lying in the trick under the one price; coins do not matter here), in the order
+        he tries them: the player asked about (`chooser`) his lowest card first, the least likely to take a bottle;
         the others by `nearest_price`."""
         pos = self.pos
         trick, prices = pos.trick, pos.prices
-        legal = pos.hands[(pos.leader + len(trick)) % pos.n]
-        price = prices[0] if len(prices) == 1 else max(prices)
+        legal = pos.hands[mover]
+        one = len(prices) == 1
+        price = prices[0] if one else max(prices)
         beaten = 0
         if trick:
             legal = legal & pos.suit[trick[0]] or legal  # `_legal_mask`
-            if len(prices) == 1:
+            if one:
                 for c in trick:  # the highest card lying under the price: the cards below it can share a run
                     if beaten < c < price:
                         beaten = c
@@ -573,29 +578,31 @@ class Escape:
             live = pos.live
             if not live:
                 return seat not in owners
-            fate = settled_fate(seat)
-            if fate is not None:
-                return fate
             trick = pos.trick
             if settled is None:
+                # A trick's start. (Inside a trick the cards lying never settle what its start left open.)
+                fate = settled_fate(seat)
+                if fate is not None:
+                    return fate
                 settled = order(seat)
             key = settled | lying
             found = table.get(key)
             if found is not None:
                 return found
-            chooser = (pos.leader + len(trick)) % n == seat
+            lying_count = len(trick)
+            mover = (pos.leader + lying_count) % n
+            chooser = mover == seat
             forced = forced_card() if forced_card is not None else None
-            cards = moves(chooser) if forced is None else (forced,)
-            depth = live.bit_count() * 8 + len(trick)
+            cards = moves(mover, chooser) if forced is None else (forced,)
+            depth = live.bit_count() * 8 + lying_count
             if not chooser:
                 # The card that last refuted him at this depth first (a killer move).
                 killer = refuted.get(depth)
                 if killer is not None and killer != cards[0] and killer in cards:
                     cards = (killer, *(c for c in cards if c != killer))
             result = not chooser
-            if len(trick) < n - 1:
+            if lying_count < n - 1:
                 # The trick goes on: the play and its undo inline.
-                mover = (pos.leader + len(trick)) % n
                 for c in cards:
                     hands[mover] ^= 1 << c
                     trick.append(c)
