@@ -33,10 +33,13 @@ def minimax(pos: SearchPosition, player: str) -> int:
     return max(values) if pos.to_move() in pos.side(player) else min(values)
 
 
-def endgame(players: int, seed: int, tricks_left: int, variant: str | None = None) -> SearchPosition:
+def endgame(
+    players: int, seed: int, tricks_left: int, variant: str | None = None, deck: str | None = None
+) -> SearchPosition:
     """A simulated hand's position `tricks_left` tricks before its end, played there by random legal cards."""
     names = ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else NAMES[:players]
-    text = "".join(simulate(Options("bottle-imp", names, variant, seed=seed)))
+    tags = (("Deck", deck),) if deck else ()
+    text = "".join(simulate(Options("bottle-imp", names, variant, seed=seed, tags=tags)))
     (game,) = read_games(text)
     found = game_hand(game)
     pos = found.position
@@ -118,18 +121,22 @@ def test_key_contract_and_bounds(players: int, seed: int, tricks: int, variant: 
 
 ESCAPE_CASES = [(4, s, 3, None) for s in range(20)] + [(3, s, 4, None) for s in range(10)]
 ESCAPE_CASES += [(3, s, 3, "lopaka") for s in range(10)] + [(5, s, 2, "second-bottle") for s in range(10)]
+ESCAPE_CASES += [(4, s, 3, "bambus-1995") for s in range(10)]  # cards worth nothing: no answer to a coin gained
 
 
 @pytest.mark.parametrize(("players", "seed", "tricks", "variant"), ESCAPE_CASES)
 def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, variant: str | None) -> None:
-    """`Escape` says a player can end without a bottle exactly when plain minimax gives him at least his won coins
-    (every position of a line played by random cards, every player, one `Escape` and its tables for them all);
-    `answer` gives such a window his won coins or the penalty, on the right side of the window."""
+    """`Escape` says a player can end without a bottle exactly when plain minimax gives him at least his won coins,
+    and that he can also gain a coin exactly when it gives him more (every position of a line played by random
+    cards, every player, one `Escape` and its tables for them all); `answer` gives such windows his won coins or
+    the penalty (or one coin more), on the right side of the window."""
     from imptools.rules.bottle_imp_search import Escape, SearchBottle
 
-    pos = endgame(players, seed, tricks, variant)
+    deck = variant if variant == "bambus-1995" else None
+    pos = endgame(players, seed, tricks, None if deck else variant, deck)
     assert isinstance(pos, SearchBottle) and pos.penalty > 0
     escape = Escape(pos)
+    assert escape.counts_tricks == (deck is None)  # (these 1995 endgames all have a card worth nothing in play)
     rng = Random(seed)
     while not pos.done():
         for player, seat in pos.seat.items():
@@ -139,6 +146,13 @@ def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, varia
             answered = pos.answer(player, -1 if won else -pos.penalty, won)
             assert answered is not None and (answered >= won) == (exact >= won)
             assert (answered == won) if exact >= won else (answered == -pos.penalty and exact <= -pos.penalty)
+            # Gaining a coin as well: the window just above his won coins.
+            gained = pos.answer(player, won, won + 1)
+            if escape.counts_tricks:
+                assert escape.escapes(seat, gaining=True) == (exact > won), (player, exact, won)
+                assert gained == (won + 1 if exact > won else won)
+            else:
+                assert gained is None
         assert pos.answer(pos.order[0], -1, pos.won[0] + 1) is None  # a question about coins is not its own
         forced = pos.forced()
         pos.play(rng.choice(pos.legal()) if forced is None else forced)

@@ -238,14 +238,25 @@ class SearchBottle:
 
     def answer(self, player: str, alpha: int, beta: int) -> int | None:
         """A window that only asks whether `player` ends without a bottle, answered by `Escape` (his won coins
-        if he can, the penalty if not); None for any other window."""
+        if he can, the penalty if not); the window just above his won coins, which asks whether he also gains a
+        coin, answered by `Escape` too where every card in play is worth one (one coin more if he can, his won
+        coins if not); None for any other window."""
         pen = self.penalty
-        if not pen or alpha < -pen or beta > self.won[self.seat[player]]:
+        if not pen:
+            return None
+        seat = self.seat[player]
+        won = self.won[seat]
+        if alpha == won and beta == won + 1:
+            if self._escape is None:
+                self._escape = Escape(self)
+            if not self._escape.counts_tricks:
+                return None
+            return won + 1 if self._escape.escapes(seat, gaining=True) else won
+        if alpha < -pen or beta > won:
             return None
         if self._escape is None:
             self._escape = Escape(self)
-        seat = self.seat[player]
-        return self.won[seat] if self._escape.escapes(seat) else -pen
+        return won if self._escape.escapes(seat) else -pen
 
     @property
     def answer_nodes(self) -> int:
@@ -436,6 +447,13 @@ class Escape:
     rules settle his fate (`SearchBottle._fate`). It plays on the
     position's own state, lighter than `play`: inside a trick only the hands and the
     trick change, and a trick's last card settles it with `judge_prices` (`finish`).
+
+    The same search answers a second question, the null window just above his won
+    coins: can he end without a bottle *and* gain a coin? Where every card in play
+    is worth a coin (`counts_tricks`), he gains one exactly when he wins a trick or
+    a bottle is taken from him (its price card comes back to him), so coins still do
+    not matter: the lines run until he has gained, and go on from there as the
+    escape question (`escapes(seat, gaining=True)`).
     """
 
     def __init__(self, pos: SearchBottle) -> None:
@@ -448,7 +466,10 @@ class Escape:
                 digit[c] = (seat << 3) | colours.index(pos.colour[c])
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
         self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
-        self._solvers: dict[int, Callable[[int | None, int], bool]] = {}
+        self._solvers: dict[tuple[int, bool], Callable[[int | None, int], bool]] = {}
+        self.counts_tricks = all(pos.coins[c] > 0 for c in bits(pos.live))
+        """Every card in play is worth a coin: a player gains coins exactly when he wins a trick or a bottle is
+        taken from him."""
         self._memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
     @staticmethod
@@ -513,19 +534,23 @@ class Escape:
             found = self._memo[memo] = tuple(sorted(cards)) if chooser else tuple(nearest_price(cards, price))
         return found
 
-    def escapes(self, seat: int) -> bool:
-        """Whether the player at `seat` can make sure he holds no bottle when the hand ends."""
-        solve = self._solvers.get(seat)
+    def escapes(self, seat: int, gaining: bool = False) -> bool:
+        """Whether the player at `seat` can make sure he holds no bottle when the hand ends (and, `gaining`, that
+        he gains a coin before it ends: only where `counts_tricks`)."""
+        solve = self._solvers.get((seat, gaining))
         if solve is None:
-            solve = self._solvers[seat] = self._solver(seat)
+            solve = self._solvers[seat, gaining] = self._solver(seat, gaining)
         pos = self.pos
         lying = 0
         for c in pos.trick:
             lying = (lying << 8) | ((pos.live & ((1 << c) - 1)).bit_count() + 1)
         return solve(None, lying)
 
-    def _solver(self, seat: int) -> Callable[[int | None, int], bool]:
+    def _solver(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
         pos = self.pos
+        escaping = self._solvers.get((seat, False)) if gaining else None
+        if gaining and escaping is None:
+            escaping = self._solvers[seat, False] = self._solver(seat, False)
         table: dict[int, bool] = {}
         refuted: dict[int, int] = {}
         n = pos.n
@@ -577,12 +602,12 @@ class Escape:
             me.nodes += 1
             live = pos.live
             if not live:
-                return seat not in owners
+                return not gaining and seat not in owners
             trick = pos.trick
             if settled is None:
                 # A trick's start. (Inside a trick the cards lying never settle what its start left open.)
                 fate = settled_fate(seat)
-                if fate is not None:
+                if fate is not None and not (gaining and fate):
                     return fate
                 settled = order(seat)
             key = settled | lying
@@ -617,7 +642,10 @@ class Escape:
             else:
                 for c in cards:
                     done = finish(c)
-                    ok = solve(None, 0)
+                    if escaping is not None and (pos.leader == seat or (done[2] is not None and done[4] == seat)):
+                        ok = escaping(None, 0)  # he has gained: now he only needs to end without a bottle
+                    else:
+                        ok = solve(None, 0)
                     unfinish(done)
                     if ok == chooser:
                         result = chooser
