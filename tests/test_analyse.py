@@ -158,6 +158,23 @@ def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, varia
         pos.play(rng.choice(pos.legal()) if forced is None else forced)
 
 
+@pytest.mark.parametrize("seed", range(40))
+def test_escape_built_inside_a_search_keys_as_one_built_at_the_start(seed: int) -> None:
+    """`Escape` is built where a search first asks it, often deep in the tree: the cards played above that point
+    still get their holders and colours in its keys once the search has taken them back."""
+    from imptools.rules.bottle_imp_search import Escape, SearchBottle
+
+    pos = endgame(4, seed, 4)
+    assert isinstance(pos, SearchBottle)
+    search = Search(pos)
+    for player in pos.order:
+        search.value(player)
+    built = pos._escape
+    assert built is not None and built.nodes > 0
+    fresh = Escape(pos)
+    assert [built._order(seat) for seat in range(pos.n)] == [fresh._order(seat) for seat in range(pos.n)]
+
+
 JUDGED = [(p, None, "random") for p in (3, 4, 5, 6)] + [(5, "second-bottle", "greedy"), (4, "second-bottle", "random")]
 JUDGED += [(3, "lopaka", "random"), (4, None, "greedy"), (6, None, "greedy")]
 

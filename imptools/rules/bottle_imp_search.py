@@ -71,6 +71,8 @@ class SearchBottle:
         self.per_trick = n
         self.penalty = penalty
         self.hands = [sum(1 << c for c in hands[p]) for p in order]
+        self.dealt = list(self.hands)
+        """Each seat's cards where the position starts: who holds a card never changes, wherever a search is."""
         top = max(setup.cards) + 1
         self.coins = [0] * top
         self.suit = [0] * top
@@ -239,7 +241,7 @@ class SearchBottle:
     def answer(self, player: str, alpha: int, beta: int) -> int | None:
         """A window that only asks whether `player` ends without a bottle, answered by `Escape` (his won coins
         if he can, the penalty if not); the window just above his won coins, which asks whether he also gains a
-        coin, answered by `Escape` too where every card in play is worth one (one coin more if he can, his won
+        coin, answered by `Escape` too where every card of the hand is worth one (one coin more if he can, his won
         coins if not); None for any other window."""
         pen = self.penalty
         if not pen:
@@ -449,7 +451,7 @@ class Escape:
     trick change, and a trick's last card settles it with `judge_prices` (`finish`).
 
     The same search answers a second question, the null window just above his won
-    coins: can he end without a bottle *and* gain a coin? Where every card in play
+    coins: can he end without a bottle *and* gain a coin? Where every card of the hand
     is worth a coin (`counts_tricks`), he gains one exactly when he wins a trick or
     a bottle is taken from him (its price card comes back to him), so coins still do
     not matter: the lines run until he has gained, and go on from there as the
@@ -461,14 +463,14 @@ class Escape:
         self.nodes = 0
         colours = sorted(set(pos.colour.values()))
         digit = [0] * len(pos.coins)
-        for seat, held in enumerate(pos.hands):
+        for seat, held in enumerate(pos.dealt):  # not `hands`: this may be built deep inside a search
             for c in bits(held):
                 digit[c] = (seat << 3) | colours.index(pos.colour[c])
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
         self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
         self._solvers: dict[tuple[int, bool], Callable[[int | None, int], bool]] = {}
-        self.counts_tricks = all(pos.coins[c] > 0 for c in bits(pos.live))
-        """Every card in play is worth a coin: a player gains coins exactly when he wins a trick or a bottle is
+        self.counts_tricks = all(pos.coins[c] > 0 for held in pos.dealt for c in bits(held))
+        """Every card of the hand is worth a coin: a player gains coins exactly when he wins a trick or a bottle is
         taken from him."""
         self._memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
