@@ -229,7 +229,11 @@ class SearchBottle:
         owners = self.owners
         code = self.code
         if seat in owners:
-            code += sum(1 << i for i, o in enumerate(owners) if o == seat) << self._mine_at
+            mine = 0
+            for i, o in enumerate(owners):
+                if o == seat:
+                    mine |= 1 << i
+            code += mine << self._mine_at
         elif len(owners) == 1:
             # Only comparisons with the cards still in play matter of a price the player does not hold.
             price = self.prices[0]
@@ -336,7 +340,8 @@ class SearchBottle:
         legal = self.hands[(self.leader + len(trick)) % self.n]
         if trick:
             legal = legal & self.suit[trick[0]] or legal  # `_legal_mask`
-        price = max(self.prices)
+        prices = self.prices
+        price = prices[0] if len(prices) == 1 else max(prices)
         # Runs depend only on the cards in play from the lowest legal card to the highest.
         memo = (legal, self.live & ((1 << legal.bit_length()) - (legal & -legal)), price)
         found = self._groups.get(memo)
