@@ -76,7 +76,8 @@ class Search:
 
         A whole window is searched as a series of null windows (MTD(f)) starting from `guess`, else from the
         player's last value: while the value lies on one side only, each step is twice the last (a player's value
-        can be far from his last one); once it lies between two bounds, each asks about the middle.
+        can be far from his last one); once it lies between two bounds, each starts from the bound the last
+        returned, as MTD(f) does.
         """
         search = self._searchers.get(player)
         if search is None:
@@ -99,7 +100,7 @@ class Search:
             elif lower == -INF:
                 b = upper + 1 - step
             else:
-                b = (lower + upper + 1) // 2
+                b = g + 1 if g == lower else g
             step *= 2
         self.last[player] = lower
         return lower
