@@ -276,7 +276,8 @@ class SearchBottle:
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what he has won, down to the bottles' penalty, up to every coin still
         in play and the price cards of his bottles; where `_fate` settles it, exactly the penalty, or at least what
-        he has won and those price cards; where he has no card below the price, up to what `_most_won` allows.
+        he has won and those price cards; where he can win no more trick (`_wins_nothing`), up to what he has won
+        and those price cards.
         (These two are asked at a trick's start only: inside a trick the cards lying never settled what its start
         left open, and the bounds of the start still hold there.)"""
         seat = self.seat[player]
@@ -292,37 +293,24 @@ class SearchBottle:
         fate = self._fate(seat)
         if fate is False:
             return -self.penalty, -self.penalty
-        most = self._most_won(seat)
-        if most is not None and won + mine + most < hi:
-            hi = won + mine + most
+        if self._wins_nothing(seat):
+            hi = won + mine
         if fate is None:
             return min(won, -self.penalty * len(self.owners)), hi
         return won + mine, hi
 
-    def _most_won(self, seat: int) -> int | None:
-        """At a trick's start, the most coins `seat` can still win in tricks when he has no card below the (higher)
-        price (None when he has one). Any card below it played wins its trick, so a trick he wins holds only cards
-        lower than his card, one from each player: at most as many tricks as the fewest cards below his highest any
-        other player holds, each worth at most his best coins and theirs below his highest."""
+    def _wins_nothing(self, seat: int) -> bool:
+        """At a trick's start, whether `seat` can win no more trick: he has no card below the (higher) price (any
+        card below it played wins its trick, so a trick he wins holds only cards lower than his), and another
+        player has no card below his highest."""
         hands = self.hands
         held = hands[seat]
+        if not held:
+            return True
         if held & ((1 << max(self.prices)) - 1):
-            return None
+            return False
         under = (1 << (held.bit_length() - 1)) - 1
-        tricks = held.bit_count()
-        for o, h in enumerate(hands):
-            if o != seat:
-                k = (h & under).bit_count()
-                if k < tricks:
-                    if not k:
-                        return 0
-                    tricks = k
-        coins = self.coins
-        most = 0
-        for o, h in enumerate(hands):
-            worth = sorted((coins[c] for c in bits(h if o == seat else h & under)), reverse=True)
-            most += sum(worth[:tricks])
-        return most
+        return any(not h & under for o, h in enumerate(hands) if o != seat)
 
     def opposed(self) -> list[tuple[int, ...]]:
         """`groups` in the order the players against P try them: the cards nearest the (higher) price first
