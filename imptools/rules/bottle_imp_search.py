@@ -252,17 +252,16 @@ class SearchBottle:
             return None
         seat = self.seat[player]
         won = self.won[seat]
-        if alpha == won and beta == won + 1:
-            if self._escape is None:
-                self._escape = Escape(self)
-            if not self._escape.counts_tricks:
-                return None
-            return won + 1 if self._escape.escapes(seat, gaining=True) else won
-        if alpha < -pen or beta > won:
+        gaining = alpha == won and beta == won + 1
+        if not gaining and (alpha < -pen or beta > won):
             return None
         if self._escape is None:
             self._escape = Escape(self)
-        return won if self._escape.escapes(seat) else -pen
+        if not gaining:
+            return won if self._escape.escapes(seat) else -pen
+        if not self._escape.counts_tricks:
+            return None
+        return won + 1 if self._escape.escapes(seat, gaining=True) else won
 
     @property
     def answer_nodes(self) -> int:
@@ -288,12 +287,10 @@ class SearchBottle:
                 if o == seat and p != START_PRICE:
                     mine += self.coins[p]
         hi = won + self.live_coins + mine
-        if self.trick:
-            return min(won, -self.penalty * len(self.owners)), hi
-        fate = self._fate(seat)
+        fate = None if self.trick else self._fate(seat)
         if fate is False:
             return -self.penalty, -self.penalty
-        if self._wins_nothing(seat):
+        if not self.trick and self._wins_nothing(seat):
             hi = won + mine
         if fate is None:
             return min(won, -self.penalty * len(self.owners)), hi
@@ -357,12 +354,8 @@ class SearchBottle:
 
     def _both(self) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
         """The runs of `groups` in both orders (`groups`, `opposed`), remembered."""
-        trick = self.trick
-        legal = self.hands[(self.leader + len(trick)) % self.n]
-        if trick:
-            legal = legal & self.suit[trick[0]] or legal  # `_legal_mask`
-        prices = self.prices
-        price = prices[0] if len(prices) == 1 else max(prices)
+        legal = self._legal_mask()
+        price = max(self.prices)
         # Runs depend only on the cards in play from the lowest legal card to the highest.
         memo = (legal, self.live & ((1 << legal.bit_length()) - (legal & -legal)), price)
         found = self._groups.get(memo)
@@ -565,20 +558,23 @@ class Escape:
     def escapes(self, seat: int, gaining: bool = False) -> bool:
         """Whether the player at `seat` can make sure he holds no bottle when the hand ends (and, `gaining`, that
         he gains a coin before it ends: only where `counts_tricks`)."""
-        solve = self._solvers.get((seat, gaining))
-        if solve is None:
-            solve = self._solvers[seat, gaining] = self._solver(seat, gaining)
+        solve = self._solver_for(seat, gaining)
         pos = self.pos
         lying = 0
         for c in pos.trick:
             lying = (lying << 8) | ((pos.live & ((1 << c) - 1)).bit_count() + 1)
         return solve(None, lying)
 
+    def _solver_for(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
+        """The search of `escapes(seat, gaining)`, built once; its table lives as long as this `Escape`."""
+        solve = self._solvers.get((seat, gaining))
+        if solve is None:
+            solve = self._solvers[seat, gaining] = self._solver(seat, gaining)
+        return solve
+
     def _solver(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
         pos = self.pos
-        escaping = self._solvers.get((seat, False)) if gaining else None
-        if gaining and escaping is None:
-            escaping = self._solvers[seat, False] = self._solver(seat, False)
+        escaping = self._solver_for(seat, False) if gaining else None
         table: dict[int, bool] = {}
         refuted: dict[int, int] = {}
         n = pos.n
@@ -649,7 +645,7 @@ class Escape:
             cards = moves(mover, chooser) if forced is None else (forced,)
             depth = live.bit_count() * 8 + lying_count
             if not chooser:
-                # The card that last refuted him at this depth first (a killer move).
+                # The card that last refuted him at this depth first (a killer move, recorded below).
                 killer = refuted.get(depth)
                 if killer is not None and killer != cards[0] and killer in cards:
                     cards = (killer, *(c for c in cards if c != killer))
@@ -664,8 +660,6 @@ class Escape:
                     hands[mover] |= 1 << c
                     if ok == chooser:
                         result = chooser
-                        if not chooser:
-                            refuted[depth] = c
                         break
             else:
                 for c in cards:
@@ -677,9 +671,9 @@ class Escape:
                     unfinish(done)
                     if ok == chooser:
                         result = chooser
-                        if not chooser:
-                            refuted[depth] = c
                         break
+            if not chooser and not result:
+                refuted[depth] = c  # the card that cut
             table[key] = result
             return result
 
