@@ -47,6 +47,11 @@ EMPTY: Entry = (-INF, INF, None)
 LEAN = 4
 """At most this many cards left to play (where the position says, `cards_left()`): plain alpha-beta, no table."""
 
+TABLE_CAP = 1_000_000
+"""Entries in a player's table before it becomes the older generation and a new one starts: the search reads
+both and writes the new one, so a player's table never holds more than twice this (about 0.5 GB with the Bottle
+Imp)."""
+
 
 # --------------------------------------------------------------------------- the search
 
@@ -55,12 +60,15 @@ class Search:
     """Values of positions reached from one `SearchPosition`, which it plays and undoes in place.
 
     One table per player P serves every search for P's values, so the values
-    of a whole hand's plays share their work. `nodes` counts the positions visited.
+    of a whole hand's plays share their work; past `table_cap` entries it becomes
+    the older generation of two (`TABLE_CAP`). `nodes` counts the positions visited.
     """
 
-    def __init__(self, position: SearchPosition) -> None:
+    def __init__(self, position: SearchPosition, table_cap: int = TABLE_CAP) -> None:
         self.position = position
-        self.tables: dict[str, dict[object, Entry]] = {}
+        self.table_cap = table_cap
+        self.tables: dict[str, list[dict[object, Entry]]] = {}
+        """Each player's table: the generation written now, then the older one (see `TABLE_CAP`)."""
         self.nodes = 0
         self.history: dict[str, dict[int, int]] = {}
         self.last: dict[str, int] = {}
@@ -109,7 +117,9 @@ class Search:
         """The alpha-beta search of `player`'s values: a function of the window, over the position's methods."""
         pos = self.position
         side = pos.side(player)
-        table = self.tables.setdefault(player, {})
+        generations = self.tables.setdefault(player, [{}, {}])
+        table, older = generations
+        cap = self.table_cap
         hist = self.history.setdefault(player, {})
         done, result, forced_card, play, undo = pos.done, pos.result, pos.forced, pos.play, pos.undo
         key_of, groups_of, to_move = pos.key, pos.groups, pos.to_move
@@ -175,6 +185,7 @@ class Search:
             return best
 
         def search(alpha: int, beta: int) -> int:
+            nonlocal table, older
             count.nodes += 1
             if done():
                 return result(player)
@@ -185,7 +196,7 @@ class Search:
                 undo()
                 return v
             key, base = key_of(player)
-            lo, hi, first = table.get(key, EMPTY)
+            lo, hi, first = table.get(key) or older.get(key, EMPTY)
             if unit:
                 lo = lo + base if lo >= 0 else lo * unit
                 hi = hi + base if hi >= 0 else hi * unit
@@ -259,6 +270,9 @@ class Search:
                 table[key] = (relative_low(lo, base), relative_high(hi, base), move)
             else:
                 table[key] = (lo - base, hi - base, move)
+            if len(table) > cap:
+                older, table = table, {}
+                generations[:] = table, older
             return best
 
         return search

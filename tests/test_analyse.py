@@ -216,6 +216,24 @@ def test_best_play_costs_nothing(seed: int) -> None:
         pos.play(card)
 
 
+@pytest.mark.parametrize("seed", range(8))
+def test_a_capped_table_gives_the_same_values(seed: int) -> None:
+    """With a table of 60 entries a generation, the search rolls its tables over many times and still gives every
+    value and every best card of the last five tricks; no generation grows past the cap."""
+    pos = endgame(4, seed, 5)
+    free, capped = Search(pos), Search(pos, table_cap=60)
+    rolled = False
+    while not pos.done():
+        player = pos.to_move()
+        if pos.forced() is None:
+            assert capped.choices(player) == free.choices(player)
+            for table, older in capped.tables.values():
+                assert len(table) <= 60 and len(older) <= 61
+                rolled = rolled or bool(older)
+        pos.play(pos.legal()[seed % len(pos.legal())] if pos.forced() is None else pos.forced())  # type: ignore[arg-type]
+    assert rolled
+
+
 def test_rulebook_example() -> None:
     with open(EXAMPLE, encoding="utf-8") as f:
         (game,) = read_games(f.read())

@@ -51,7 +51,7 @@ card, the winner, the coins he gained, the bottle taken (or None), its old price
 price card gave that owner."""
 
 WIDTH = 80
-"""Bits per seat in the position's code (engine cards are below 76)."""
+"""Bits of a card mask in the position's code (engine cards are below 76)."""
 
 
 class SearchBottle:
@@ -59,8 +59,9 @@ class SearchBottle:
 
     `order` is the seating from the leader of trick 1; `hands` the cards each seat
     holds; `penalty` the coins of the imp's trick. Seats are numbers inside; the
-    position is also kept as one integer, `code` (each seat's cards in hand and in
-    the trick, the leader and the prices), updated at every play: the table key.
+    position is also kept as one integer, `code` (the cards in hand, the cards in
+    the trick, the leader and the prices; who holds a card never changes, so the
+    masks need no seats), updated at every play: the table key.
     """
 
     def __init__(self, setup: Setup, order: list[str], hands: dict[str, set[int]], penalty: int) -> None:
@@ -91,15 +92,14 @@ class SearchBottle:
         for h in self.hands:
             self.live |= h
         self.live_coins = sum(self.coins[c] for c in bits(self.live))
-        self._lead_at = 2 * n * WIDTH
+        self._lead_at = 2 * WIDTH
         self._price_at = self._lead_at + 8
         self._mine_at = self._price_at + 8 * setup.bottles
-        self.code = sum(h << (s * WIDTH) for s, h in enumerate(self.hands)) + self._price_code()
-        self._held = (1 << (n * WIDTH)) - 1
+        self.code = self.live + self._price_code()
+        self._held = (1 << WIDTH) - 1
         """The part of `code` that holds the cards in hand."""
         self._to_trick = self._held
-        """Shifted by a card's bit and its seat's place, what a play adds to `code`: the card's bit in the trick
-        less its bit in hand (the two are `n` seats apart)."""
+        """Shifted by a card's bit, what a play adds to `code`: the card's bit in the trick less its bit in hand."""
         self._groups: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
         self._escape: Escape | None = None
 
@@ -136,7 +136,7 @@ class SearchBottle:
         n = self.n
         seat = (self.leader + len(trick)) % n
         self.hands[seat] ^= 1 << card
-        code = self.code + (self._to_trick << (card + seat * WIDTH))
+        code = self.code + (self._to_trick << card)
         trick.append(card)
         if len(trick) < n:
             self.code = code
@@ -177,9 +177,8 @@ class SearchBottle:
         if saved is None:
             n = self.n
             card = self.trick.pop()
-            seat = (self.leader + len(self.trick)) % n
-            self.hands[seat] |= 1 << card
-            self.code -= self._to_trick << (card + seat * WIDTH)
+            self.hands[(self.leader + len(self.trick)) % n] |= 1 << card
+            self.code -= self._to_trick << card
             return
         card, leader, trick, code, winner, gained, taken, price, owner, refund = saved
         won = self.won
