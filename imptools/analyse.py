@@ -27,9 +27,10 @@ cluster.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from imptools.record import Game
@@ -405,7 +406,12 @@ def mark(cost: int, marks: tuple[int, int]) -> str:
     return "??" if cost >= marks[1] else "?" if cost >= marks[0] else ""
 
 
-def analyse_hand(game: Game, hand_number: int, from_trick: int = 1) -> HandAnalysis:
+OnPlay = Callable[[int, int], None]
+"""Told, before the first play from the trick asked and after each play from there, how many of those plays are
+done and how many there are."""
+
+
+def analyse_hand(game: Game, hand_number: int, from_trick: int = 1, on_play: OnPlay | None = None) -> HandAnalysis:
     """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on."""
     head = (game.path, game.index, hand_number, from_trick)
     found = played_hand(game, hand_number)
@@ -415,6 +421,10 @@ def analyse_hand(game: Game, hand_number: int, from_trick: int = 1) -> HandAnaly
     search = Search(pos)
     out: list[PlayCost] = []
     note = found.note
+    total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
+    done = 0
+    if on_play is not None:
+        on_play(done, total)
     for trick, player, card in found.plays:
         if pos.done() or pos.to_move() != player or card not in pos.legal():
             note = (
@@ -429,6 +439,9 @@ def analyse_hand(game: Game, hand_number: int, from_trick: int = 1) -> HandAnaly
             best = tuple(pos.spell(c) for c in keep)
             out.append(PlayCost(trick, player, pos.spell(card), before, after, cost, best, mark(cost, found.marks)))
         pos.play(card)
+        if trick >= from_trick and on_play is not None:
+            done += 1
+            on_play(done, total)
     return HandAnalysis(*head, tuple(out), None, note, search.positions(), found.marks)
 
 
@@ -479,22 +492,37 @@ class Runner:
 
     def run(self, tasks: Sequence[Task]) -> list[HandAnalysis]:
         """The analyses of `tasks`, in their order."""
+        return list(self.results(tasks))
+
+    def in_process(self, tasks: Sequence[Task]) -> bool:
+        """Whether `results` analyses the hands here, one after another (and so can tell of each play)."""
+        return self.scheduler is None and (self.jobs <= 1 or len(tasks) <= 1)
+
+    def results(
+        self, tasks: Sequence[Task], on_play: Callable[[Task, int, int], None] | None = None
+    ) -> Iterator[HandAnalysis]:
+        """The analyses of `tasks`, in their order, each as soon as it and those before it are done; where the
+        hands are analysed in this process (`in_process`), `on_play` hears of each play (`OnPlay`)."""
         if self.scheduler is not None:
-            return on_cluster(tasks, self.scheduler)
-        if self.jobs <= 1 or len(tasks) <= 1:
-            return [run_task(t) for t in tasks]
-        with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
-            return list(pool.map(run_task, tasks))
+            yield from on_cluster(tasks, self.scheduler)
+        elif self.in_process(tasks):
+            for t in tasks:
+                told = None if on_play is None else partial(on_play, t)
+                yield analyse_hand(t.game, t.hand, t.from_trick, told)
+        else:
+            with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
+                yield from pool.map(run_task, tasks)
 
 
-def on_cluster(tasks: Sequence[Task], address: str) -> list[HandAnalysis]:
-    """Analyse `tasks` on the Dask distributed cluster whose scheduler listens at `address`.
+def on_cluster(tasks: Sequence[Task], address: str) -> Iterator[HandAnalysis]:
+    """Analyse `tasks` on the Dask distributed cluster whose scheduler listens at `address`, each result in
+    their order as soon as it is done.
 
     Needs the `cluster` extra (`dask[distributed]`), imported only here.
     """
     from distributed import Client
 
     with Client(address) as client:  # type: ignore[no-untyped-call]
-        futures = client.map(run_task, list(tasks), pure=False)
-        results: list[HandAnalysis] = client.gather(futures)
-    return results
+        for future in client.map(run_task, list(tasks), pure=False):
+            result: HandAnalysis = future.result()
+            yield result

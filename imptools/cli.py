@@ -25,6 +25,7 @@ from imptools.commands import (
     _jobs,
     _judged,
     _print_json,
+    _progress,
     _unreadable,
     expand,
     main,
@@ -36,8 +37,11 @@ from imptools.files import ChangedError, Snapshot, write_atomically
 from imptools.findings import Finding
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator, Sequence
+
     from rich.console import Console
 
+    from imptools.analyse import HandAnalysis, Runner, Task
     from imptools.record import Game
     from imptools.rules.base import GameResult
 
@@ -552,7 +556,7 @@ def replay(
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
 
-        results = Runner(jobs or cores()).run(tasks_for(records, None, hand, from_trick))
+        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick)))
         games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
@@ -583,6 +587,24 @@ def replay(
 
 
 # --------------------------------------------------------------------------- analyse
+
+
+def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = None) -> Iterator[HandAnalysis]:
+    """The analyses of `tasks` in their order, with a progress bar on a terminal while they run (stderr, or
+    `console` where it is one): the hands done, and where they are analysed in this process the plays of the hand
+    under way."""
+    with _progress(len(tasks), least=1, console=console) as progress:
+        if not progress:
+            yield from runner.results(tasks)
+            return
+        bar = progress.add_task(f"analysing {len(tasks)} hand{'s' if len(tasks) > 1 else ''}", total=len(tasks))
+
+        def on_play(task: Task, done: int, total: int) -> None:
+            progress.update(bar, description=f"game {task.game.index}, hand {task.hand}: play {done} of {total}")
+
+        for result in runner.results(tasks, on_play if runner.in_process(tasks) else None):
+            progress.update(bar, advance=1)
+            yield result
 
 
 @app.command()
@@ -622,13 +644,16 @@ def analyse(
     if not tasks:
         _error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)
-    results = Runner(jobs or cores(), scheduler).run(tasks)
+    runner = Runner(jobs or cores(), scheduler)
     if json:
-        _print_json({"analyses": [r.to_dict() for r in results]})
+        _print_json({"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
     else:
         from imptools.present.analysis import print_analyses
 
-        print_analyses(_console(), results)
+        console = _console()
+        # Each hand as soon as it is done; on a terminal, above the progress bar.
+        for result in _analysed(runner, tasks, console if console.is_terminal else None):
+            print_analyses(console, [result])
 
 
 @app.command()

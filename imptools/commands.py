@@ -148,13 +148,14 @@ def _console(stderr: bool = False) -> Console:
     return Console(stderr=stderr, highlight=False, soft_wrap=True)
 
 
-def _progress(total: int) -> Any:
-    """A progress bar on a terminal's stderr for long batches; otherwise nothing (and no Rich imported)."""
+def _progress(total: int, least: int = 20, console: Console | None = None) -> Any:
+    """A progress bar on a terminal's stderr (or on `console`, where it is a terminal: what is printed on it shows
+    above the bar) for batches of at least `least` items; otherwise nothing (and no Rich imported)."""
     from contextlib import nullcontext
 
-    if total < 20:
+    if total < least:
         return nullcontext(None)
-    console = _console(stderr=True)
+    console = console or _console(stderr=True)
     if not console.is_terminal:
         return nullcontext(None)
     from rich.progress import Progress

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import os
+import sys
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -15,7 +18,8 @@ from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
 from imptools.simulate import Options, simulate
 
-EXAMPLE = "/work/shared/conformance/bottle-imp/rulebook-example.imp"
+ROOT = Path(__file__).resolve().parents[1]
+EXAMPLE = str(ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp")
 NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
 
 
@@ -255,7 +259,7 @@ def test_cli_text_and_json(tmp_path: object) -> None:
     runner = CliRunner()
     out = runner.invoke(app, ["analyse", EXAMPLE, "--from-trick", "6", "--jobs", "1"])
     assert out.exit_code == 0, out.output
-    assert "trick 6" in out.output
+    assert "trick 6" in out.output and "analysing" not in out.output  # no progress bar off a terminal
     out = runner.invoke(app, ["analyse", EXAMPLE, "--from-trick", "7", "--json", "--jobs", "1"])
     data = json.loads(out.output)
     plays = data["analyses"][0]["plays"]
@@ -269,6 +273,38 @@ def test_play_only_record_and_pool() -> None:
     one = Runner(1).run(tasks)
     two = Runner(2).run(tasks)
     assert one == two and all(a.skipped is None and a.plays for a in one)
+
+
+def test_results_come_in_order_and_tell_of_each_play() -> None:
+    text = "".join(simulate(Options("bottle-imp", NAMES[:4], None, hands=3, seed=5)))
+    tasks = tasks_for(list(read_games(text)), from_trick=6)
+    heard: list[tuple[int, int, int]] = []
+    runner = Runner(1)
+    assert runner.in_process(tasks) and not Runner(2).in_process(tasks)
+    streamed = list(runner.results(tasks, lambda task, done, total: heard.append((task.hand, done, total))))
+    assert streamed == Runner(2).run(tasks) and [a.hand for a in streamed] == [1, 2, 3]
+    for a in streamed:
+        told = [(done, total) for hand, done, total in heard if hand == a.hand]
+        assert told == [(done, len(a.plays)) for done in range(len(a.plays) + 1)] and len(a.plays) == 12
+
+
+def test_a_terminal_shows_progress_and_each_hand_as_it_is_done(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "three.imp"
+    path.write_text("".join(simulate(Options("bottle-imp", NAMES[:4], None, hands=3, seed=5))))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color"}
+    env.pop("NO_COLOR", None)
+    command = f"{sys.executable} -m imptools analyse {path} --from-trick 4 --jobs 1"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=120, dimensions=(40, 150))
+    try:
+        child.expect("analysing 3 hands")  # the bar, drawn as soon as the work starts
+        for hand in (1, 2, 3):
+            child.expect(rf"game 1, hand {hand} \(every card visible, from trick 4")
+            child.expect("total cost")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close()
+    assert child.exitstatus == 0
 
 
 def test_cluster_gives_the_same_results() -> None:

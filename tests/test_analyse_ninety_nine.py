@@ -4,6 +4,7 @@ checker's own position, costs of best play, the command on a sample, hands that 
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from random import Random
 
 import pytest
@@ -32,7 +33,7 @@ from imptools.simulate import Options, simulate
 
 NAMES = ("Al", "Bo", "Cy")
 SAMPLE = "samples/ninety-nine-sunday.imp"
-PLAY_ONLY = "/work/shared/conformance/ninety-nine/playonly-5051.imp"
+PLAY_ONLY = str(Path(__file__).resolve().parents[2] / "shared" / "conformance" / "ninety-nine" / "playonly-5051.imp")
 
 
 def minimax(pos: NinetyNinePosition, player: str) -> int:

@@ -20,9 +20,7 @@ from imptools.reader import read_games
 from imptools.record import Game
 
 ROOT = Path(__file__).resolve().parents[1]
-RULEBOOK = Path("/work/shared/conformance/bottle-imp/rulebook-example.imp")
-if not RULEBOOK.exists():
-    RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
+RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
 needs_rulebook = pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared conformance records are not here")
 PLAYERS = "Adam Betty Christian Doris"
 
@@ -160,8 +158,8 @@ def test_a_refused_card_asked_about_through_a_pty(tmp_path: Path) -> None:
 
 
 CLEAN = {
-    "botifarra": Path("/work/shared/conformance/botifarra/carregar-clean-2001.imp"),
-    "ninety-nine": Path("/work/shared/conformance/ninety-nine/clean-5001.imp"),
+    "botifarra": ROOT.parent / "shared" / "conformance" / "botifarra" / "carregar-clean-2001.imp",
+    "ninety-nine": ROOT.parent / "shared" / "conformance" / "ninety-nine" / "clean-5001.imp",
 }
 
 

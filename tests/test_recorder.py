@@ -13,8 +13,6 @@ from imptools.record import Game, Trick
 from imptools.recorder import Recorder, new_record
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
-if not CONFORMANCE.exists():
-    CONFORMANCE = Path("/work/shared/conformance")
 RULEBOOK = CONFORMANCE / "bottle-imp" / "rulebook-example.imp"
 CLEAN = {
     "bottle-imp": CONFORMANCE / "bottle-imp" / "classic-4p-clean-1001.imp",
