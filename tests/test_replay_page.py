@@ -29,6 +29,14 @@ CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shuti
 pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (.ci/run installs it)")
 
 
+class DevToolsError(AssertionError):
+    """The browser refused a call."""
+
+
+NAVIGATING = ("Inspected target navigated or closed", "Execution context was destroyed", "Cannot find context")
+"""What the browser says to an evaluation made while the page reloads: ask again."""
+
+
 class Browser:
     """One headless Chromium page, spoken to over the DevTools protocol."""
 
@@ -42,7 +50,8 @@ class Browser:
         while True:
             reply = json.loads(self.ws.recv())
             if reply.get("id") == n:
-                assert "error" not in reply, reply
+                if "error" in reply:
+                    raise DevToolsError(reply)
                 result: dict[str, Any] = reply["result"]
                 return result
 
@@ -56,7 +65,12 @@ class Browser:
     def wait(self, expression: str, timeout: float = 45) -> Any:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
-            value = self.js(expression)
+            try:
+                value = self.js(expression)
+            except DevToolsError as exc:
+                if not any(m in str(exc) for m in NAVIGATING):
+                    raise
+                value = None  # the page is reloading
             if value:
                 return value
             time.sleep(0.05)
