@@ -162,6 +162,25 @@ def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, varia
         pos.play(rng.choice(pos.legal()) if forced is None else forced)
 
 
+@pytest.mark.parametrize("seed", range(10))
+def test_a_capped_escape_gives_the_same_answers(seed: int) -> None:
+    """With tables of 8 entries a generation, `Escape` rolls them over many times and answers every question of a
+    random line as one without a cap."""
+    from imptools.rules.bottle_imp_search import Escape, SearchBottle
+
+    pos = endgame(4, seed, 4)
+    assert isinstance(pos, SearchBottle)
+    free, capped = Escape(pos), Escape(pos, table_cap=8)
+    rng = Random(seed)
+    while not pos.done():
+        for seat in range(pos.n):
+            for gaining in (False, True):
+                assert capped.escapes(seat, gaining) == free.escapes(seat, gaining)
+        forced = pos.forced()
+        pos.play(rng.choice(pos.legal()) if forced is None else forced)
+    assert capped.nodes > free.nodes  # it forgot, and searched again
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_escape_built_inside_a_search_keys_as_one_built_at_the_start(seed: int) -> None:
     """`Escape` is built where a search first asks it, often deep in the tree: the cards played above that point

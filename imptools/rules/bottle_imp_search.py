@@ -50,6 +50,10 @@ Saved = tuple[int, int, list[int], int, int, int, int | None, int, int, int]
 card, the winner, the coins he gained, the bottle taken (or None), its old price and owner, and the coins its old
 price card gave that owner."""
 
+ESCAPE_CAP = 1_000_000
+"""Entries in one of `Escape`'s tables before it becomes the older generation (still read) and a new one starts;
+the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
+
 WIDTH = 80
 """Bits of a card mask in the position's code (engine cards are below 76)."""
 
@@ -476,8 +480,9 @@ class Escape:
     escape question (`escapes(seat, gaining=True)`).
     """
 
-    def __init__(self, pos: SearchBottle) -> None:
+    def __init__(self, pos: SearchBottle, table_cap: int = ESCAPE_CAP) -> None:
         self.pos = pos
+        self.table_cap = table_cap
         self.nodes = 0
         colours = sorted(set(pos.colour.values()))
         digit = [0] * len(pos.coins)
@@ -575,6 +580,8 @@ class Escape:
         pos = self.pos
         escaping = self._solver_for(seat, False) if gaining else None
         table: dict[int, bool] = {}
+        older: dict[int, bool] = {}  # the generation before `table` (`ESCAPE_CAP`)
+        cap = self.table_cap
         refuted: dict[int, int] = {}
         n = pos.n
         hands, prices, owners = pos.hands, pos.prices, pos.owners
@@ -622,6 +629,7 @@ class Escape:
         def solve(settled: int | None, lying: int) -> bool:
             """`settled`: the trick's start as `_order` gives it (None: work it out); `lying`: the places of the
             cards lying in the trick, packed (below `LYING` bits)."""
+            nonlocal table, older
             me.nodes += 1
             live = pos.live
             if not live:
@@ -635,6 +643,8 @@ class Escape:
                 settled = order(seat)
             key = settled | lying
             found = table.get(key)
+            if found is None:
+                found = older.get(key)
             if found is not None:
                 return found
             lying_count = len(trick)
@@ -674,6 +684,8 @@ class Escape:
             if not chooser and not result:
                 refuted[depth] = c  # the card that cut
             table[key] = result
+            if len(table) > cap:
+                older, table = table, {}
             return result
 
         return solve
