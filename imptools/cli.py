@@ -652,7 +652,7 @@ def analyse(
 
         console = _console()
         # Each hand as soon as it is done; on a terminal, above the progress bar.
-        for result in _analysed(runner, tasks, console if console.is_terminal else None):
+        for result in _analysed(runner, tasks, console):
             print_analyses(console, [result])
 
 

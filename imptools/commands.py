@@ -155,7 +155,8 @@ def _progress(total: int, least: int = 20, console: Console | None = None) -> An
 
     if total < least:
         return nullcontext(None)
-    console = console or _console(stderr=True)
+    if console is None or not console.is_terminal:
+        console = _console(stderr=True)
     if not console.is_terminal:
         return nullcontext(None)
     from rich.progress import Progress

@@ -179,9 +179,8 @@ class SearchBottle:
     def undo(self) -> None:
         saved = self._undo.pop()
         if saved is None:
-            n = self.n
             card = self.trick.pop()
-            self.hands[(self.leader + len(self.trick)) % n] |= 1 << card
+            self.hands[(self.leader + len(self.trick)) % self.n] |= 1 << card
             self.code -= self._to_trick << card
             return
         card, leader, trick, code, winner, gained, taken, price, owner, refund = saved
