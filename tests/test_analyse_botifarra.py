@@ -273,3 +273,21 @@ def test_cli_text_and_json() -> None:
     assert costly, "the sample has costly plays from trick 10"
     for p in costly:  # the text lists each costly play on its own line, as the JSON values it
         assert f"trick {p['trick']}, {p['player']} {p['card']}{p['mark']}: cost {p['cost']}" in text.output
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_a_capped_table_gives_the_same_values(seed: int) -> None:
+    """With a table of 60 entries a generation, the search rolls its tables over many times and still gives every
+    value and every best card of the last five tricks; no generation grows past the cap. (The general search's
+    tables: the Bottle Imp's `Escape` and `Gains` answer most of its windows, with tables of their own.)"""
+    pos, _, _ = endgame(record("partnership", OBLIGADA, seed), 5)
+    free, capped = Search(pos), Search(pos, table_cap=60)
+    rolled = False
+    while not pos.done():
+        player = pos.to_move()
+        assert capped.choices(player) == free.choices(player)
+        for table, older in capped.tables.values():
+            assert len(table) <= 60 and len(older) <= 61
+            rolled = rolled or bool(older)
+        pos.play(pos.legal()[seed % len(pos.legal())])
+    assert rolled

@@ -50,6 +50,10 @@ Saved = tuple[int, int, list[int], int, int, int, int | None, int, int, int]
 card, the winner, the coins he gained, the bottle taken (or None), its old price and owner, and the coins its old
 price card gave that owner."""
 
+SavedTrick = tuple[int, list[int], int | None, int, int]
+"""What `_reopen` needs after `_close`: the leader, the trick, the bottle taken (or None), its old price and
+owner."""
+
 ESCAPE_CAP = 1_000_000
 """Entries in one of `Escape`'s tables before it becomes the older generation (still read) and a new one starts;
 the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
@@ -106,6 +110,7 @@ class SearchBottle:
         """Shifted by a card's bit, what a play adds to `code`: the card's bit in the trick less its bit in hand."""
         self._groups: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
         self._escape: Escape | None = None
+        self._gains: Gains | None = None
 
     def _price_code(self) -> int:
         return sum(p << (self._price_at + 8 * i) for i, p in enumerate(self.prices))
@@ -204,6 +209,46 @@ class SearchBottle:
         self.code = code
         self.hands[(leader + len(trick)) % self.n] |= 1 << card
 
+    def _close(self, card: int) -> SavedTrick:
+        """Play a trick's last card and settle the trick as `play` does, without what `Escape` and `Gains` do not
+        need (coins, the code, the undo stack); what `_reopen` needs back."""
+        trick = self.trick
+        leader = self.leader
+        prices = self.prices
+        self.hands[(leader + len(trick)) % self.n] ^= 1 << card
+        trick.append(card)
+        win, taken = judge_prices(trick, prices)
+        winner = (leader + win) % self.n
+        gone = 0
+        for c in trick:
+            gone |= 1 << c
+        self.live ^= gone
+        if taken is None:
+            saved: SavedTrick = (leader, trick, None, 0, 0)
+        else:
+            owners = self.owners
+            saved = (leader, trick, taken, prices[taken], owners[taken])
+            prices[taken] = trick[win]
+            owners[taken] = winner
+        self.leader = winner
+        self.trick = []
+        return saved
+
+    def _reopen(self, saved: SavedTrick) -> None:
+        """Take back `_close`."""
+        leader, trick, taken, price, owner = saved
+        gone = 0
+        for c in trick:
+            gone |= 1 << c
+        self.live ^= gone
+        if taken is not None:
+            self.prices[taken] = price
+            self.owners[taken] = owner
+        card = trick.pop()
+        self.trick = trick
+        self.leader = leader
+        self.hands[(leader + len(trick)) % self.n] |= 1 << card
+
     def done(self) -> bool:
         return not self.live
 
@@ -245,30 +290,33 @@ class SearchBottle:
         return code, self.won[seat]
 
     def answer(self, player: str, alpha: int, beta: int) -> int | None:
-        """A window that only asks whether `player` ends without a bottle, answered by `Escape` (his won coins
-        if he can, the penalty if not); the window just above his won coins, which asks whether he also gains a
-        coin, answered by `Escape` too where every card of the hand is worth one (one coin more if he can, his won
-        coins if not); None for any other window."""
+        """A window above `player`'s won coins asks how many more he can gain and end without a bottle: answered by
+        `Gains` (his won coins plus the gain, or the penalty if he cannot escape). A window that only asks whether
+        he ends without a bottle is answered by `Escape` (his won coins if he can, the penalty if not). None for
+        any other window."""
         pen = self.penalty
         if not pen:
             return None
         seat = self.seat[player]
         won = self.won[seat]
-        gaining = alpha == won and beta == won + 1
-        if not gaining and (alpha < -pen or beta > won):
+        if alpha >= won:
+            if self._gains is None:
+                self._gains = Gains(self, self._escaping())
+            gain = self._gains.gain(seat, alpha - won, beta - won)
+            return won + gain if gain >= 0 else -pen
+        if alpha < -pen or beta > won:
             return None
+        return won if self._escaping().escapes(seat) else -pen
+
+    def _escaping(self) -> Escape:
         if self._escape is None:
             self._escape = Escape(self)
-        if not gaining:
-            return won if self._escape.escapes(seat) else -pen
-        if not self._escape.counts_tricks:
-            return None
-        return won + 1 if self._escape.escapes(seat, gaining=True) else won
+        return self._escape
 
     @property
     def answer_nodes(self) -> int:
         """The positions `answer` has visited."""
-        return 0 if self._escape is None else self._escape.nodes
+        return sum(s.nodes for s in (self._escape, self._gains) if s is not None)
 
     def penalty_unit(self) -> int:
         """The imp's trick: a player who ends holding k bottles scores -k times it, whatever he has won."""
@@ -454,8 +502,114 @@ def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand |
 LYING = 8 * 5
 """Bits for the places of the cards lying in a trick (8 each; at most five before the last of six players)."""
 
+FAILED = -1
+"""`Gains`' value of a line on which P ends with a bottle: below every gain, which is never negative."""
 
-class Escape:
+
+class _Lines:
+    """What `Escape` and `Gains` share: both play on a `SearchBottle`'s own state, lighter than `play` (inside a
+    trick only the hands and the trick change; a trick's last card settles it with `judge_prices`, `_close`), key
+    positions by the order of the cards in play rather than the cards themselves (`_digits`: each card's holder
+    and colour, and for `Gains` its coins, from low to high), and move one card of each run (`_moves`)."""
+
+    by_coins = False
+    """Whether cards of different coins are different moves (and go into `_digits`)."""
+
+    def __init__(self, pos: SearchBottle, table_cap: int = ESCAPE_CAP) -> None:
+        self.pos = pos
+        self.table_cap = table_cap
+        self.nodes = 0
+        colours = sorted(set(pos.colour.values()))
+        self._width = 9 if self.by_coins else 6
+        digit = [0] * len(pos.coins)
+        for seat, held in enumerate(pos.dealt):  # not `hands`: this may be built deep inside a search
+            for c in bits(held):
+                digit[c] = (seat << 3) | colours.index(pos.colour[c])
+                if self.by_coins:
+                    digit[c] = (digit[c] << 3) | pos.coins[c]
+        # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
+        self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
+        self._memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def _pack(self, digit: list[int], base: int, byte: int) -> tuple[int, int]:
+        packed = count = 0
+        for i in range(8):
+            if byte >> i & 1 and base + i < len(digit):
+                packed = (packed << self._width) | digit[base + i]
+                count += 1
+        return packed, count
+
+    def _digits(self, live: int) -> int:
+        """The holders and colours (and coins) of the cards in `live` from low to high, packed in one integer."""
+        code = 1
+        rest = live
+        width = self._width
+        for chunk in self._chunks:
+            if not rest:
+                break
+            packed, count = chunk[rest & 255]
+            code = (code << (width * count)) | packed
+            rest >>= 8
+        return code
+
+    def _bottles(self, live: int) -> list[tuple[int, int]]:
+        """Each bottle's price and owner, the highest price first (ties, only at the start price, in the bottles'
+        order): which bottle a card takes depends on the prices' order, which their places among `live` alone may
+        not tell."""
+        pos = self.pos
+        pairs = list(zip(pos.prices, pos.owners))
+        if len(pairs) > 1:
+            pairs.sort(key=lambda po: -po[0])
+        return pairs
+
+    def _lying(self) -> int:
+        """The places of the cards lying in the trick among the cards in play, packed (below `LYING` bits)."""
+        pos = self.pos
+        lying = 0
+        for c in pos.trick:
+            lying = (lying << 8) | ((pos.live & ((1 << c) - 1)).bit_count() + 1)
+        return lying
+
+    def _moves(self, mover: int, chooser: bool) -> tuple[int, ...]:
+        """One card of each run of the legal cards of `mover` (adjacent among the cards in play, one colour, and
+        for `Gains` the same coins, above the prices or below a card lying in the trick under the one price), in
+        the order he tries them: the player asked about (`chooser`) for `Escape` his lowest card first, the least
+        likely to take a bottle, for `Gains` his highest first; the others by `nearest_price`."""
+        pos = self.pos
+        trick, prices = pos.trick, pos.prices
+        legal = pos.hands[mover]
+        one = len(prices) == 1
+        price = prices[0] if one else max(prices)
+        beaten = 0
+        if trick:
+            legal = legal & pos.suit[trick[0]] or legal  # `_legal_mask`
+            if one:
+                for c in trick:  # the highest card lying under the price: the cards below it can share a run
+                    if beaten < c < price:
+                        beaten = c
+        above = legal >> (price + 1)
+        runs = above & (above - 1) or legal & ((1 << beaten) - 1)  # two cards that could share a run
+        if runs:
+            # Runs depend only on the cards in play from the lowest legal card to the highest.
+            span = pos.live & ((1 << legal.bit_length()) - (legal & -legal))
+            memo: tuple[int, ...] = (legal, span, price, beaten, chooser)
+        else:
+            memo = (legal, price, chooser)
+        found = self._memo.get(memo)
+        if found is None:
+            if runs:
+                cards = [g[0] for g in pos._runs(legal, price, by_coins=self.by_coins, beaten=beaten)]
+            else:
+                cards = bits(legal)
+            if not chooser:
+                found = tuple(nearest_price(cards, price))
+            else:
+                found = tuple(sorted(cards, reverse=self.by_coins))
+            self._memo[memo] = found
+        return found
+
+
+class Escape(_Lines):
     """Whether a player can end the hand without a bottle, all cards visible, every other player against him.
 
     This is the question that costs most in a whole hand (a null window between
@@ -480,93 +634,27 @@ class Escape:
     """
 
     def __init__(self, pos: SearchBottle, table_cap: int = ESCAPE_CAP) -> None:
-        self.pos = pos
-        self.table_cap = table_cap
-        self.nodes = 0
-        colours = sorted(set(pos.colour.values()))
-        digit = [0] * len(pos.coins)
-        for seat, held in enumerate(pos.dealt):  # not `hands`: this may be built deep inside a search
-            for c in bits(held):
-                digit[c] = (seat << 3) | colours.index(pos.colour[c])
-        # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
-        self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
+        super().__init__(pos, table_cap)
         self._solvers: dict[tuple[int, bool], Callable[[int | None, int], bool]] = {}
         self.counts_tricks = all(pos.coins[c] > 0 for held in pos.dealt for c in bits(held))
         """Every card of the hand is worth a coin: a player gains coins exactly when he wins a trick or a bottle is
         taken from him."""
-        self._memo: dict[tuple[int, ...], tuple[int, ...]] = {}
-
-    @staticmethod
-    def _pack(digit: list[int], base: int, byte: int) -> tuple[int, int]:
-        packed = count = 0
-        for i in range(8):
-            if byte >> i & 1 and base + i < len(digit):
-                packed = (packed << 6) | digit[base + i]
-                count += 1
-        return packed, count
 
     def _order(self, seat: int) -> int:
         """The position at the start of a trick as the question sees it, packed in one integer (its low `LYING`
         bits left for the cards that will lie in the trick): the holders and colours of the cards in play from low
-        to high, the leader, and for each bottle its price's place among those cards and whether `seat` holds it."""
-        pos = self.pos
-        live = pos.live
-        code = 1
-        rest = live
-        for chunk in self._chunks:
-            if not rest:
-                break
-            packed, count = chunk[rest & 255]
-            code = (code << (6 * count)) | packed
-            rest >>= 8
-        code = (code << 4) | pos.leader
-        for p, o in zip(pos.prices, pos.owners):
+        to high, the leader, and for each bottle (`_bottles`) its price's place among those cards and whether
+        `seat` holds it."""
+        live = self.pos.live
+        code = (self._digits(live) << 4) | self.pos.leader
+        for p, o in self._bottles(live):
             code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o == seat)
         return code << LYING
-
-    def _moves(self, mover: int, chooser: bool) -> tuple[int, ...]:
-        """One card of each run of the legal cards of `mover` (adjacent among the cards in play, one colour, above
-        the prices or below a card lying in the trick under the one price; coins do not matter here), in the order
-        he tries them: the player asked about (`chooser`) his lowest card first, the least likely to take a bottle;
-        the others by `nearest_price`."""
-        pos = self.pos
-        trick, prices = pos.trick, pos.prices
-        legal = pos.hands[mover]
-        one = len(prices) == 1
-        price = prices[0] if one else max(prices)
-        beaten = 0
-        if trick:
-            legal = legal & pos.suit[trick[0]] or legal  # `_legal_mask`
-            if one:
-                for c in trick:  # the highest card lying under the price: the cards below it can share a run
-                    if beaten < c < price:
-                        beaten = c
-        above = legal >> (price + 1)
-        runs = above & (above - 1) or legal & ((1 << beaten) - 1)  # two cards that could share a run
-        if runs:
-            # Runs depend only on the cards in play from the lowest legal card to the highest.
-            span = pos.live & ((1 << legal.bit_length()) - (legal & -legal))
-            memo: tuple[int, ...] = (legal, span, price, beaten, chooser)
-        else:
-            memo = (legal, price, chooser)
-        found = self._memo.get(memo)
-        if found is None:
-            if runs:
-                cards = [g[0] for g in pos._runs(legal, price, by_coins=False, beaten=beaten)]
-            else:
-                cards = bits(legal)
-            found = self._memo[memo] = tuple(sorted(cards)) if chooser else tuple(nearest_price(cards, price))
-        return found
 
     def escapes(self, seat: int, gaining: bool = False) -> bool:
         """Whether the player at `seat` can make sure he holds no bottle when the hand ends (and, `gaining`, that
         he gains a coin before it ends: only where `counts_tricks`)."""
-        solve = self._solver_for(seat, gaining)
-        pos = self.pos
-        lying = 0
-        for c in pos.trick:
-            lying = (lying << 8) | ((pos.live & ((1 << c) - 1)).bit_count() + 1)
-        return solve(None, lying)
+        return self._solver_for(seat, gaining)(None, self._lying())
 
     def _solver_for(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
         """The search of `escapes(seat, gaining)`, built once; its table lives as long as this `Escape`."""
@@ -583,47 +671,11 @@ class Escape:
         cap = self.table_cap
         refuted: dict[int, int] = {}
         n = pos.n
-        hands, prices, owners = pos.hands, pos.prices, pos.owners
+        hands, owners = pos.hands, pos.owners
         forced_card = pos.forced if pos.lopaka >= 0 else None
         moves, order, settled_fate = self._moves, self._order, pos._fate
+        finish, unfinish = pos._close, pos._reopen
         me = self
-
-        def finish(card: int) -> tuple[int, list[int], int | None, int, int]:
-            """Play the trick's last card and settle the trick as `SearchBottle.play` does, without what the
-            question does not need (coins, the code); what `unfinish` needs back."""
-            trick = pos.trick
-            leader = pos.leader
-            hands[(leader + len(trick)) % n] ^= 1 << card
-            trick.append(card)
-            win, taken = judge_prices(trick, prices)
-            winner = (leader + win) % n
-            gone = 0
-            for c in trick:
-                gone |= 1 << c
-            pos.live ^= gone
-            if taken is None:
-                saved: tuple[int, list[int], int | None, int, int] = (leader, trick, None, 0, 0)
-            else:
-                saved = (leader, trick, taken, prices[taken], owners[taken])
-                prices[taken] = trick[win]
-                owners[taken] = winner
-            pos.leader = winner
-            pos.trick = []
-            return saved
-
-        def unfinish(saved: tuple[int, list[int], int | None, int, int]) -> None:
-            leader, trick, taken, price, owner = saved
-            gone = 0
-            for c in trick:
-                gone |= 1 << c
-            pos.live ^= gone
-            if taken is not None:
-                prices[taken] = price
-                owners[taken] = owner
-            card = trick.pop()
-            pos.trick = trick
-            pos.leader = leader
-            hands[(leader + len(trick)) % n] |= 1 << card
 
         def solve(settled: int | None, lying: int) -> bool:
             """`settled`: the trick's start as `_order` gives it (None: work it out); `lying`: the places of the
@@ -688,3 +740,201 @@ class Escape:
             return result
 
         return solve
+
+
+class Gains(_Lines):
+    """How many coins a player can gain from here and end without a bottle, all cards visible, every other player
+    against him: the windows above his won coins, which ask nothing else (his value there is his won coins plus
+    that gain, or a penalty below them).
+
+    His gain depends on the same things as `Escape`'s question, and on the coins of the cards still in play and of
+    the price cards of the bottles he holds (a bottle taken from him gives him its price card). So positions are
+    keyed as `Escape` keys them with each card's coins too (`_order`), one entry serving every position whose
+    earlier tricks took different cards, and the value of a line on which he ends with a bottle is `FAILED`.
+    Values are relative to the position they are asked at, so an entry serves whatever he has won before it; a
+    window that only asks whether he escapes goes to `Escape`, and so does the window just above nothing gained
+    where every card is worth a coin (`Escape.counts_tricks`). The search is alpha-beta over the cards' runs with a
+    table per player (its best card kept as a place among the cards in play), a history count for his own cards,
+    a killer card for the others', and bounds at a trick's start: every coin in play and his bottles' price cards
+    above (only those where he can win no more trick, `SearchBottle._wins_nothing`), those price cards below where
+    he surely loses his bottles (`SearchBottle._fate`).
+    """
+
+    by_coins = True
+
+    def __init__(self, pos: SearchBottle, escape: Escape, table_cap: int = ESCAPE_CAP) -> None:
+        super().__init__(pos, table_cap)
+        self.escape = escape
+        self._solvers: dict[int, Callable[[int, int, int], int]] = {}
+
+    def _order(self, seat: int) -> int:
+        """The position at the start of a trick as the gain sees it, packed in one integer (its low `LYING` bits
+        left for the cards that will lie in the trick): `Escape._order`, with each card's coins, and the coins of
+        the price card of each bottle `seat` holds."""
+        pos = self.pos
+        live = pos.live
+        coins = pos.coins
+        code = (self._digits(live) << 4) | pos.leader
+        for p, o in self._bottles(live):
+            place = (live & ((1 << p) - 1)).bit_count()
+            code = (code << 10) | (place << 4) | ((coins[p] << 1 | 1) if o == seat else 0)
+        return code << LYING
+
+    def gain(self, seat: int, alpha: int, beta: int) -> int:
+        """The most coins the player at `seat` can make sure of gaining from here while ending without a bottle
+        (`FAILED` if he cannot end without one): exact strictly inside (alpha, beta), else a bound on the side it
+        fails (at most alpha, at least beta)."""
+        solve = self._solvers.get(seat)
+        if solve is None:
+            solve = self._solvers[seat] = self._solver(seat)
+        if beta <= FAILED:
+            return FAILED
+        return solve(max(alpha, FAILED), beta, self._lying())
+
+    def _solver(self, seat: int) -> Callable[[int, int, int], int]:
+        pos = self.pos
+        escape = self.escape
+        escaping = escape._solver_for(seat, False)
+        gaining = escape._solver_for(seat, True) if escape.counts_tricks else None
+        table: dict[int, tuple[int, int, int]] = {}
+        older: dict[int, tuple[int, int, int]] = {}  # the generation before `table` (`ESCAPE_CAP`)
+        cap = self.table_cap
+        hist: dict[int, int] = {}
+        refuted: dict[int, int] = {}
+        n = pos.n
+        hands, prices, owners, coins = pos.hands, pos.prices, pos.owners, pos.coins
+        forced_card = pos.forced if pos.lopaka >= 0 else None
+        moves, order, settled_fate, wins_nothing = self._moves, self._order, pos._fate, pos._wins_nothing
+        finish, unfinish = pos._close, pos._reopen
+        me = self
+        none = (FAILED, 1 << 30, -1)
+        in_play = 0  # the coins of the cards in play: set by `gain`, kept by `solve`
+
+        def start(alpha: int, beta: int, lying: int) -> int:
+            nonlocal in_play
+            in_play = sum(coins[c] for c in bits(pos.live))
+            return solve(alpha, beta, None, lying)
+
+        def solve(alpha: int, beta: int, settled: int | None, lying: int) -> int:
+            """`alpha` is at least FAILED and `beta` at least 0; `settled`: the trick's start as `_order` gives it
+            (None: work it out); `lying`: the places of the cards lying in the trick, packed (below `LYING` bits)."""
+            nonlocal table, older, in_play
+            if beta <= 0:  # only whether he escapes
+                return 0 if escaping(None, lying) else FAILED
+            if gaining is not None and alpha == 0 and beta == 1:
+                return 1 if gaining(None, lying) else 0
+            me.nodes += 1
+            live = pos.live
+            if not live:
+                return FAILED if seat in owners else 0
+            trick = pos.trick
+            low, high = FAILED, 1 << 30
+            if settled is None:
+                fate = settled_fate(seat)
+                if fate is False:
+                    return FAILED
+            if settled is None and not trick:
+                # A trick's start (where a search starts inside a trick, a card lying may win it for him).
+                mine = 0
+                for p, o in zip(prices, owners):
+                    if o == seat and p != START_PRICE:
+                        mine += coins[p]
+                high = mine if wins_nothing(seat) else mine + in_play
+                if fate:
+                    low = mine
+                if low >= beta or low == high:
+                    return low
+                if high <= alpha:
+                    return high
+            if settled is None:
+                settled = order(seat)
+            key = settled | lying
+            lo, hi, best_place = table.get(key) or older.get(key, none)
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo < low:
+                lo = low
+            if hi > high:
+                hi = high
+            lying_count = len(trick)
+            mover = (pos.leader + lying_count) % n
+            chooser = mover == seat
+            forced = forced_card() if forced_card is not None else None
+            cards = moves(mover, chooser) if forced is None else (forced,)
+            depth = live.bit_count() * 8 + lying_count
+            if len(cards) > 1:
+                if chooser:
+                    cards = tuple(sorted(cards, key=lambda c: -hist.get(c, 0)))
+                else:
+                    killer = refuted.get(depth)
+                    if killer is not None and killer != cards[0] and killer in cards:
+                        cards = (killer, *(c for c in cards if c != killer))
+                if best_place >= 0:
+                    for c in cards:
+                        if (live & ((1 << c) - 1)).bit_count() == best_place:
+                            if c != cards[0]:
+                                cards = (c, *(d for d in cards if d != c))
+                            break
+            a, b = alpha, beta
+            best = FAILED - 1 if chooser else 1 << 30
+            move = -1
+            for c in cards:
+                if lying_count < n - 1:
+                    # The trick goes on: the play and its undo inline.
+                    hands[mover] ^= 1 << c
+                    trick.append(c)
+                    v = solve(a, b, settled, (lying << 8) | ((live & ((1 << c) - 1)).bit_count() + 1))
+                    trick.pop()
+                    hands[mover] |= 1 << c
+                else:
+                    done = finish(c)
+                    taken = done[2]
+                    total = 0
+                    for d in done[1]:
+                        total += coins[d]
+                    in_play -= total
+                    got = 0
+                    if pos.leader == seat:
+                        got = total - coins[prices[taken]] if taken is not None else total
+                    if taken is not None and done[4] == seat and done[3] != START_PRICE:
+                        got += coins[done[3]]
+                    # His gain from here is `got` more than from the trick's end, unless he ends with a bottle: the
+                    # window as the next trick sees it (a value of FAILED stays FAILED).
+                    v = solve(a - got if a > got else FAILED, b - got if b > got else 0, None, 0)
+                    if v != FAILED:
+                        v += got
+                    unfinish(done)
+                    in_play += total
+                if chooser:
+                    if v > best:
+                        best, move = v, c
+                        if v > a:
+                            a = v
+                            if v >= b or v == high:
+                                break
+                elif v < best:
+                    best, move = v, c
+                    if v < b:
+                        b = v
+                        if v <= a or v == low:
+                            break
+            if chooser:
+                hist[move] = hist.get(move, 0) + depth + 1
+            elif best <= alpha:
+                refuted[depth] = move
+            if best <= alpha:
+                hi = min(hi, best)
+            elif best >= beta:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            table[key] = (lo, hi, (live & ((1 << move) - 1)).bit_count())
+            if len(table) > cap:
+                older, table = table, {}
+            return best
+
+        return start
