@@ -54,6 +54,10 @@ SavedTrick = tuple[int, list[int], int | None, int, int]
 """What `_reopen` needs after `_close`: the leader, the trick, the bottle taken (or None), its old price and
 owner."""
 
+GainEntry = tuple[int, int, int, int, tuple[int, ...]]
+"""A `Gains` table entry: lower and upper bound, the best card's place among the cards in play, and the cards in
+play with the moves there (`_moves`), to find them at once where the same cards are in play."""
+
 ESCAPE_CAP = 1_000_000
 """Entries in one of `Escape`'s tables before it becomes the older generation (still read) and a new one starts;
 the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
@@ -796,8 +800,8 @@ class Gains(_Lines):
         escape = self.escape
         escaping = escape._solver_for(seat, False)
         gaining = escape._solver_for(seat, True) if escape.counts_tricks else None
-        table: dict[int, tuple[int, int, int]] = {}
-        older: dict[int, tuple[int, int, int]] = {}  # the generation before `table` (`ESCAPE_CAP`)
+        table: dict[int, GainEntry] = {}
+        older: dict[int, GainEntry] = {}  # the generation before `table` (`ESCAPE_CAP`)
         cap = self.table_cap
         hist: dict[int, int] = {}
         refuted: dict[int, int] = {}
@@ -807,13 +811,28 @@ class Gains(_Lines):
         moves, order, settled_fate, wins_nothing = self._moves, self._order, pos._fate, pos._wins_nothing
         finish, unfinish = pos._close, pos._reopen
         me = self
-        none = (FAILED, 1 << 30, -1)
+        none: GainEntry = (FAILED, 1 << 30, -1, 0, ())
         in_play = 0  # the coins of the cards in play: set by `gain`, kept by `solve`
 
         def start(alpha: int, beta: int, lying: int) -> int:
             nonlocal in_play
             in_play = sum(coins[c] for c in bits(pos.live))
             return solve(alpha, beta, None, lying)
+
+        def last_trick() -> int:
+            """The gain of the last trick, where every card is forced (one in each hand), played out."""
+            leader = pos.leader
+            cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+            win, taken = judge_prices(cards, prices)
+            winner = (leader + win) % n
+            got = in_play if winner == seat else 0
+            if taken is None:
+                return FAILED if seat in owners else got
+            if winner == seat:
+                return FAILED
+            if owners[taken] == seat and prices[taken] != START_PRICE:
+                got += coins[prices[taken]]
+            return FAILED if any(o == seat for i, o in enumerate(owners) if i != taken) else got
 
         def solve(alpha: int, beta: int, settled: int | None, lying: int) -> int:
             """`alpha` is at least FAILED and `beta` at least 0; `settled`: the trick's start as `_order` gives it
@@ -846,10 +865,12 @@ class Gains(_Lines):
                     return low
                 if high <= alpha:
                     return high
+                if live.bit_count() == n:
+                    return last_trick()
             if settled is None:
                 settled = order(seat)
             key = settled | lying
-            lo, hi, best_place = table.get(key) or older.get(key, none)
+            lo, hi, best_place, seen, tried = table.get(key) or older.get(key, none)
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -863,9 +884,13 @@ class Gains(_Lines):
             lying_count = len(trick)
             mover = (pos.leader + lying_count) % n
             chooser = mover == seat
-            forced = forced_card() if forced_card is not None else None
-            cards = moves(mover, chooser) if forced is None else (forced,)
             depth = live.bit_count() * 8 + lying_count
+            if seen == live:
+                cards = tried  # this very position before: its moves
+            else:
+                forced = forced_card() if forced_card is not None else None
+                cards = moves(mover, chooser) if forced is None else (forced,)
+            tried = cards
             if len(cards) > 1:
                 if chooser:
                     cards = tuple(sorted(cards, key=lambda c: -hist.get(c, 0)))
@@ -923,7 +948,8 @@ class Gains(_Lines):
                         if v <= a or v == low:
                             break
             if chooser:
-                hist[move] = hist.get(move, 0) + depth + 1
+                left = live.bit_count() - lying_count
+                hist[move] = hist.get(move, 0) + left * left + 1
             elif best <= alpha:
                 refuted[depth] = move
             if best <= alpha:
@@ -932,7 +958,7 @@ class Gains(_Lines):
                 lo = max(lo, best)
             else:
                 lo = hi = best
-            table[key] = (lo, hi, (live & ((1 << move) - 1)).bit_count())
+            table[key] = (lo, hi, (live & ((1 << move) - 1)).bit_count(), live, tried)
             if len(table) > cap:
                 older, table = table, {}
             return best
