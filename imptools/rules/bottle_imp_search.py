@@ -19,6 +19,7 @@ result.
 
 from __future__ import annotations
 
+from collections import defaultdict
 from collections.abc import Callable, Iterable
 from itertools import pairwise
 
@@ -803,7 +804,8 @@ class Gains(_Lines):
         table: dict[int, GainEntry] = {}
         older: dict[int, GainEntry] = {}  # the generation before `table` (`ESCAPE_CAP`)
         cap = self.table_cap
-        hist: dict[int, int] = {}
+        hist: defaultdict[int, int] = defaultdict(int)
+        count = hist.__getitem__
         refuted: dict[int, int] = {}
         n = pos.n
         hands, prices, owners, coins = pos.hands, pos.prices, pos.owners, pos.coins
@@ -855,9 +857,10 @@ class Gains(_Lines):
             if settled is None and not trick:
                 # A trick's start (where a search starts inside a trick, a card lying may win it for him).
                 mine = 0
-                for p, o in zip(prices, owners):
-                    if o == seat and p != START_PRICE:
-                        mine += coins[p]
+                if seat in owners:
+                    for p, o in zip(prices, owners):
+                        if o == seat and p != START_PRICE:
+                            mine += coins[p]
                 high = mine if wins_nothing(seat) else mine + in_play
                 if fate:
                     low = mine
@@ -893,7 +896,7 @@ class Gains(_Lines):
             tried = cards
             if len(cards) > 1:
                 if chooser:
-                    cards = tuple(sorted(cards, key=lambda c: -hist.get(c, 0)))
+                    cards = tuple(sorted(cards, key=count, reverse=True))
                 else:
                     killer = refuted.get(depth)
                     if killer is not None and killer != cards[0] and killer in cards:
@@ -949,7 +952,7 @@ class Gains(_Lines):
                             break
             if chooser:
                 left = live.bit_count() - lying_count
-                hist[move] = hist.get(move, 0) + left * left + 1
+                hist[move] += left * left + 1
             elif best <= alpha:
                 refuted[depth] = move
             if best <= alpha:
