@@ -15,7 +15,7 @@ against P, the position's own order, `opposed`, where it has one), and equivalen
 cards searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
 `bounds`, searches the last four cards (`cards_left`) without the table, reads
 results below the banked part as penalties (`penalty_unit`) and lets the position
-answer a window itself (`answer`: the Bottle Imp's escape question). Nothing here
+answer a window itself (`answer`: the Bottle Imp's escape and coin questions). Nothing here
 knows a game: a ruleset that can be analysed provides `played_hand`
 (`imptools.rules.base.Analysable`).
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from itertools import pairwise
 from pathlib import Path
 from random import Random
 
@@ -194,6 +195,35 @@ def test_gains_equal_plain_minimax(players: int, seed: int, tricks: int, variant
                     assert answered <= exact if answered >= won + b else answered >= exact
         forced = pos.forced()
         pos.play(rng.choice(pos.legal()) if forced is None else forced)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_two_bottles_are_keyed_by_the_order_of_their_prices(seed: int) -> None:
+    """With two bottles whose prices lie between the same cards in play, a card below both takes the one at the
+    higher price: which player's bottle that is depends on the prices' order, which their places alone do not
+    tell. One `Escape` and one `Gains` answer both orders as plain minimax does (keyed by place alone, the second
+    order read the first one's answer)."""
+    from imptools.rules.bottle_imp_search import FAILED, Escape, Gains, SearchBottle
+
+    pos = endgame(5, seed, 2, "second-bottle")
+    assert isinstance(pos, SearchBottle) and not pos.trick
+    live = pos.live
+    gone = [c for c in sorted(pos.setup.cards) if not live >> c & 1]
+    # Two cards out of play with no card in play between them and one below them.
+    a, b = next((a, b) for a, b in pairwise(gone) if not live & ((1 << b) - (1 << (a + 1))) and live & ((1 << a) - 1))
+    told = 0
+    for seat in range(pos.n):
+        escape, gains = Escape(pos), Gains(pos, Escape(pos))
+        exact = []
+        for prices in ([a, b], [b, a]):
+            pos.prices[:], pos.owners[:] = prices, [seat, (seat + 1) % pos.n]
+            value = minimax(pos, pos.order[seat])
+            won = pos.won[seat]
+            exact.append(value)
+            assert escape.escapes(seat) == (value >= won)
+            assert gains.gain(seat, FAILED - 1, 1 << 20) == (value - won if value >= won else FAILED)
+        told += (exact[0] >= pos.won[seat]) != (exact[1] >= pos.won[seat])
+    assert told  # the order decided whether some player escapes
 
 
 @pytest.mark.parametrize("seed", range(10))
