@@ -226,6 +226,33 @@ def test_two_bottles_are_keyed_by_the_order_of_their_prices(seed: int) -> None:
     assert told  # the order decided whether some player escapes
 
 
+def test_the_coins_of_a_held_bottles_price_card_are_keyed() -> None:
+    """A bottle taken from P gives him its price card: two prices between the same cards in play, of different
+    coins, are one place but not one gain. One `Gains` answers both as plain minimax does (12 endgames, every
+    such pair of prices, every player holding the bottle)."""
+    from imptools.rules.bottle_imp_search import FAILED, Escape, Gains, SearchBottle
+
+    told = 0
+    for seed in range(12):
+        pos = endgame(4, seed, 3)
+        assert isinstance(pos, SearchBottle) and not pos.trick
+        live, coins = pos.live, pos.coins
+        gone = [c for c in sorted(pos.setup.cards) if not live >> c & 1 and c < pos.prices[0]]
+        pairs = [(a, b) for a, b in pairwise(gone) if not live & ((1 << b) - (1 << (a + 1))) and coins[a] != coins[b]]
+        for a, b in pairs:
+            for seat in range(pos.n):
+                gains = Gains(pos, Escape(pos))
+                exact = []
+                for price in (a, b):
+                    pos.prices[:], pos.owners[:] = [price], [seat]
+                    value = minimax(pos, pos.order[seat])
+                    gain = value - pos.won[seat] if value >= pos.won[seat] else FAILED
+                    exact.append(gain)
+                    assert gains.gain(seat, FAILED - 1, 1 << 20) == gain, (seed, seat, price)
+                told += exact[0] != exact[1]
+    assert told  # the price card's coins decided some player's gain
+
+
 @pytest.mark.parametrize("seed", range(10))
 def test_a_capped_escape_gives_the_same_answers(seed: int) -> None:
     """With tables of 8 entries a generation, `Escape` and `Gains` roll them over many times and answer every
