@@ -15,6 +15,10 @@ his won coins. The table keys leave his won coins out and bank them
 (`penalty_unit` tells the search how to read a result below them). Other
 players' won coins and which other player holds a bottle never matter to his
 result.
+
+`Escape` and `Gains` answer the windows a whole hand asks most (whether a player
+can end without a bottle; how many coins he can gain as well) with searches of
+their own, keyed by the order of the cards in play (`SearchBottle.answer`).
 """
 
 from __future__ import annotations
@@ -628,7 +632,7 @@ class Escape(_Lines):
     under the one price), are one move whatever their coins; lines end where the
     rules settle his fate (`SearchBottle._fate`). It plays on the
     position's own state, lighter than `play`: inside a trick only the hands and the
-    trick change, and a trick's last card settles it with `judge_prices` (`finish`).
+    trick change, and a trick's last card settles it with `judge_prices` (`SearchBottle._close`).
 
     The same search answers a second question, the null window just above his won
     coins: can he end without a bottle *and* gain a coin? Where every card of the hand
