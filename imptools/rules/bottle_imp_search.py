@@ -340,11 +340,7 @@ class SearchBottle:
         left open, and the bounds of the start still hold there.)"""
         seat = self.seat[player]
         won = self.won[seat]
-        mine = 0
-        if seat in self.owners:
-            for p, o in zip(self.prices, self.owners):
-                if o == seat and p != START_PRICE:
-                    mine += self.coins[p]
+        mine = self._price_coins(seat) if seat in self.owners else 0
         hi = won + self.live_coins + mine
         fate = None if self.trick else self._fate(seat)
         if fate is False:
@@ -354,6 +350,14 @@ class SearchBottle:
         if fate is None:
             return min(won, -self.penalty * len(self.owners)), hi
         return won + mine, hi
+
+    def _price_coins(self, seat: int) -> int:
+        """The coins of the price cards of the bottles `seat` holds: a bottle taken from him gives him its card."""
+        mine = 0
+        for p, o in zip(self.prices, self.owners):
+            if o == seat and p != START_PRICE:
+                mine += self.coins[p]
+        return mine
 
     def _wins_nothing(self, seat: int) -> bool:
         """At a trick's start, whether `seat` can win no more trick: he has no card below the (higher) price (any
@@ -815,14 +819,15 @@ class Gains(_Lines):
         hands, prices, owners, coins = pos.hands, pos.prices, pos.owners, pos.coins
         forced_card = pos.forced if pos.lopaka >= 0 else None
         moves, order, settled_fate, wins_nothing = self._moves, self._order, pos._fate, pos._wins_nothing
+        price_coins = pos._price_coins
         finish, unfinish = pos._close, pos._reopen
         me = self
         none: GainEntry = (FAILED, 1 << 30, -1, 0, ())
-        in_play = 0  # the coins of the cards in play: set by `gain`, kept by `solve`
+        in_play = 0  # the coins of the cards in play: the position's `live_coins` where `gain` asks, kept by `solve`
 
         def start(alpha: int, beta: int, lying: int) -> int:
             nonlocal in_play
-            in_play = sum(coins[c] for c in bits(pos.live))
+            in_play = pos.live_coins
             return solve(alpha, beta, None, lying)
 
         def last_trick() -> int:
@@ -860,11 +865,7 @@ class Gains(_Lines):
                     return FAILED
             if settled is None and not trick:
                 # A trick's start (where a search starts inside a trick, a card lying may win it for him).
-                mine = 0
-                if seat in owners:
-                    for p, o in zip(prices, owners):
-                        if o == seat and p != START_PRICE:
-                            mine += coins[p]
+                mine = price_coins(seat) if seat in owners else 0
                 high = mine if wins_nothing(seat) else mine + in_play
                 if fate:
                     low = mine
