@@ -226,11 +226,24 @@ class SearchBottle:
         prices = self.prices
         self.hands[(leader + len(trick)) % self.n] ^= 1 << card
         trick.append(card)
-        win, taken = judge_prices(trick, prices)
+        if len(prices) == 1:
+            # `judge_prices` inline, for one bottle: the highest card under the price takes it, else the highest.
+            price = prices[0]
+            under, gone = -1, 0
+            for c in trick:
+                gone |= 1 << c
+                if under < c < price:
+                    under = c
+            if under >= 0:
+                win, taken = trick.index(under), 0
+            else:
+                win, taken = trick.index(gone.bit_length() - 1), None
+        else:
+            win, taken = judge_prices(trick, prices)
+            gone = 0
+            for c in trick:
+                gone |= 1 << c
         winner = (leader + win) % self.n
-        gone = 0
-        for c in trick:
-            gone |= 1 << c
         self.live ^= gone
         if taken is None:
             saved: SavedTrick = (leader, trick, None, 0, 0)
@@ -699,6 +712,9 @@ class Escape(_Lines):
             if not live:
                 return not gaining and seat not in owners
             trick = pos.trick
+            # Only where a trick starts, or where the question is asked, is the table read and written: an answer
+            # inside a trick is read again only when the answer at the trick's start is, and that one is kept.
+            inner = settled is not None
             if settled is None:
                 # A trick's start. (Inside a trick the cards lying never settle what its start left open.)
                 fate = settled_fate(seat)
@@ -706,11 +722,12 @@ class Escape(_Lines):
                     return fate
                 settled = order(seat)
             key = settled | lying
-            found = table.get(key)
-            if found is None:
-                found = older.get(key)
-            if found is not None:
-                return found
+            if not inner:
+                found = table.get(key)
+                if found is None:
+                    found = older.get(key)
+                if found is not None:
+                    return found
             lying_count = len(trick)
             mover = (pos.leader + lying_count) % n
             chooser = mover == seat
@@ -747,9 +764,10 @@ class Escape(_Lines):
                         break
             if not chooser and not result:
                 refuted[depth] = c  # the card that cut
-            table[key] = result
-            if len(table) > cap:
-                older, table = table, {}
+            if not inner:
+                table[key] = result
+                if len(table) > cap:
+                    older, table = table, {}
             return result
 
         return solve
