@@ -6,6 +6,7 @@ PYTHONPATH=. python bench/bench_analyse.py --hands 3 --from-trick 1   # every pl
 PYTHONPATH=. python bench/bench_analyse.py --game ninety-nine --hands 10 --from-trick 1   # three players, nine tricks
 PYTHONPATH=. python bench/bench_analyse.py --game botifarra --variant obligada --hands 10 --from-trick 7
 PYTHONPATH=. python bench/bench_analyse.py --hands 10 --first 9:1 7:1 1:4 3:4   # the first plays of some hands
+PYTHONPATH=. python bench/bench_analyse.py --seed 2 --hand 6 --from-trick 1   # one hand, dealt as in --hands 10
 
 Each hand's line gives the positions the search visited (`nodes`), steadier than the seconds on a shared machine.
 """
@@ -26,6 +27,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--hands", type=int, default=5)
     parser.add_argument("--from-trick", type=int, default=5)
+    parser.add_argument("--hand", type=int, default=None, help="only this hand (dealt as with --hands)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument(
@@ -43,7 +45,8 @@ def main() -> None:
     players = 3 if args.game == "ninety-nine" else args.players
     names = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")[:players]
     tags = tuple((name, value) for name, _, value in (t.partition("=") for t in args.tag))
-    opts = Options(args.game, names, args.variant, hands=args.hands, seed=args.seed, tags=tags)
+    hands = args.hands if args.hand is None else args.hand
+    opts = Options(args.game, names, args.variant, hands=hands, seed=args.seed, tags=tags)
     text = "".join(simulate(opts))
     (game,) = read_games(text)
     if args.first:
@@ -51,6 +54,8 @@ def main() -> None:
         return
     times = []
     for hand in game.hands:
+        if args.hand is not None and hand.number != args.hand:
+            continue
         start = time.perf_counter()
         a = analyse_hand(game, hand.number, args.from_trick)
         took = time.perf_counter() - start
