@@ -9,6 +9,8 @@ PYTHONPATH=. python bench/bench_analyse.py --hands 10 --first 9:1 7:1 1:4 3:4   
 PYTHONPATH=. python bench/bench_analyse.py --seed 2 --hand 6 --from-trick 1   # one hand, dealt as in --hands 10
 
 Each hand's line gives the positions the search visited (`nodes`), steadier than the seconds on a shared machine.
+The first line says which Bottle Imp search runs: with `PYTHONPATH=.` the source tree's Python; without it (run
+where `pip install .` compiled it, hatch_build.py) the installed one.
 """
 
 from __future__ import annotations
@@ -42,6 +44,10 @@ def main() -> None:
         help="value only the first PLAYS plays of each HAND (a search of its own each), and print the positions",
     )
     args = parser.parse_args()
+    import imptools.rules.bottle_imp_search as searched
+
+    compiled = not searched.__file__ or not searched.__file__.endswith(".py")
+    print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")
     players = 3 if args.game == "ninety-nine" else args.players
     names = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")[:players]
     tags = tuple((name, value) for name, _, value in (t.partition("=") for t in args.tag))

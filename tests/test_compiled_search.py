@@ -1,0 +1,83 @@
+"""The search as installed: compiled with mypyc where the build could compile it (hatch_build.py), else the source.
+
+The suite runs on the source tree (`python -m pytest` puts it first on the path). These tests run the installed
+package in a process of its own, outside the tree, and check that it is compiled wherever the build had what it
+needs, and that it gives every value and cost the source gives.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+from pathlib import Path
+
+from imptools.analyse import analyse_hand
+from imptools.reader import read_games
+from imptools.simulate import Options, simulate
+
+ROOT = Path(__file__).resolve().parents[1]
+SAMPLE = ROOT / "samples" / "thursday-club.imp"
+NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
+
+
+def installed(args: list[str], cwd: Path) -> str:
+    """What the installed package prints, run outside the source tree (`-c` or `-m` put `cwd` first on the path)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    run = subprocess.run([sys.executable, *args], cwd=cwd, env=env, capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr
+    return run.stdout
+
+
+def can_compile() -> bool:
+    """Whether the build hook had a C compiler and the Python headers (mypyc and setuptools come with the build)."""
+    compiler = (sysconfig.get_config_var("CC") or "cc").split()[0]
+    headers = Path(sysconfig.get_paths()["include"]) / "Python.h"
+    return shutil.which(compiler) is not None and headers.exists()
+
+
+def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
+    package, search = installed(
+        ["-c", "import imptools, imptools.rules.bottle_imp_search as m; print(imptools.__file__); print(m.__file__)"],
+        tmp_path,
+    ).split()
+    editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
+    if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
+        assert search.endswith("bottle_imp_search.py"), search
+    else:
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        assert search.endswith("bottle_imp_search" + suffix), f"the build could compile the search: {search}"
+
+
+def simulated(
+    tmp_path: Path, name: str, players: int, variant: str | None, seed: int, hands: int, deck: str = ""
+) -> Path:
+    names = ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else NAMES[:players]
+    tags = (("Deck", deck),) if deck else ()
+    path = tmp_path / f"{name}.imp"
+    path.write_text("".join(simulate(Options("bottle-imp", names, variant, hands=hands, seed=seed, tags=tags))))
+    return path
+
+
+def test_the_installed_search_gives_the_values_of_the_source(tmp_path: Path) -> None:
+    records = [
+        (SAMPLE, 5),
+        (simulated(tmp_path, "four", 4, None, 1, 3), 3),
+        (simulated(tmp_path, "deck1995", 4, None, 4, 2, deck="1995"), 4),
+        (simulated(tmp_path, "three", 3, None, 2, 2), 5),
+        (simulated(tmp_path, "lopaka", 3, "lopaka", 3, 2), 6),
+        (simulated(tmp_path, "five", 5, "second-bottle", 5, 2), 7),
+        (simulated(tmp_path, "six", 6, None, 6, 1), 6),
+    ]
+    for path, from_trick in records:
+        out = installed(
+            ["-m", "imptools", "analyse", str(path), "--json", "--jobs", "1", "--from-trick", str(from_trick)], tmp_path
+        )
+        got = [dict(a, path=None) for a in json.loads(out)["analyses"]]
+        games = list(read_games(path.read_text()))
+        want = [dict(analyse_hand(g, h.number, from_trick).to_dict(), path=None) for g in games for h in g.hands]
+        assert got == want, path.name
+        assert sum(len(a["plays"]) for a in got) > 0, path.name
