@@ -226,24 +226,11 @@ class SearchBottle:
         prices = self.prices
         self.hands[(leader + len(trick)) % self.n] ^= 1 << card
         trick.append(card)
-        if len(prices) == 1:
-            # `judge_prices` inline, for one bottle: the highest card under the price takes it, else the highest.
-            price = prices[0]
-            under, gone = -1, 0
-            for c in trick:
-                gone |= 1 << c
-                if under < c < price:
-                    under = c
-            if under >= 0:
-                win, taken = trick.index(under), 0
-            else:
-                win, taken = trick.index(gone.bit_length() - 1), None
-        else:
-            win, taken = judge_prices(trick, prices)
-            gone = 0
-            for c in trick:
-                gone |= 1 << c
+        win, taken = judge_prices(trick, prices)
         winner = (leader + win) % self.n
+        gone = 0
+        for c in trick:
+            gone |= 1 << c
         self.live ^= gone
         if taken is None:
             saved: SavedTrick = (leader, trick, None, 0, 0)
@@ -721,7 +708,7 @@ class Escape(_Lines):
                 if fate is not None and not (gaining and fate):
                     return fate
                 settled = order(seat)
-            key = settled | lying
+            key = 0 if inner else settled | lying
             if not inner:
                 found = table.get(key)
                 if found is None:
