@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -68,15 +67,12 @@ def test_rulebook_example_typed_card_by_card(tmp_path: Path) -> None:
     before_first_trick = entries.index("24")
     for e in entries[:before_first_trick]:
         rec.enter(e)
-    times = []
     for i, e in enumerate(entries[before_first_trick:]):
         st = rec.status()
         if i == 0:
             assert st.prompt() == "trick 1, Adam: "
             assert "24" in rec.choices()
-        t0 = time.perf_counter()
         proposal = rec.propose(e)
-        times.append(time.perf_counter() - t0)
         assert proposal is not None and not proposal.findings, (e, proposal)
         rec.accept(proposal)
         if i == 3:
@@ -92,7 +88,6 @@ def test_rulebook_example_typed_card_by_card(tmp_path: Path) -> None:
     game = _game(on_disk)
     assert _tricks(game) == _tricks(_game(text))
     assert [f for f in judge_game(game).all_findings()] == []
-    assert max(times) < 0.1
 
 
 @pytest.mark.parametrize("name", sorted(CLEAN))
@@ -214,28 +209,43 @@ def test_bid_and_turnup_shown_for_ninety_nine() -> None:
     assert rec.status().holdings
 
 
-def test_an_entry_late_in_a_long_game_stays_quick() -> None:
-    """Only the hand being recorded is judged per entry: the hands before it are judged once."""
+def test_an_entry_late_in_a_long_game_judges_only_the_hand_being_recorded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Only the hand being recorded is judged per entry: the hands before it are judged once.
+
+    (How long an entry takes is measured by bench/bench_record.py, not here.)
+    """
+    import imptools.recorder as recorder_module
+
     text = (Path(__file__).resolve().parents[1] / "samples" / "ninety-nine-red-lion.imp").read_text()
     lines = text.splitlines()
     last = _game(text).hands[-1]
     tags = "".join(f"{line}\n" for line in lines if line.startswith("["))
     _, entries = _entries(tags + "\n".join(lines[last.line - 1 :]) + "\n", keep_hand_lines=True)
     rec = Recorder.from_text("\n".join(lines[: last.line - 1]) + "\n")
-    times = []
+    judged: list[int] = []  # the number of hands of each game judged, entry by entry
+
+    def counting(game: Game) -> object:
+        judged.append(len(game.hands))
+        return judge_game(game)
+
+    monkeypatch.setattr(recorder_module, "judge_game", counting)
+    per_entry: list[list[int]] = []
     for e in entries:
         if e.startswith(("score", "total")):
             continue
-        t0 = time.perf_counter()
+        judged.clear()
         proposal = rec.propose(e)
         assert proposal is not None
         rec.accept(proposal)
         rec.status()
         rec.choices()
-        times.append(time.perf_counter() - t0)
+        per_entry.append(list(judged))
     assert rec.status().hand == last.number and rec.status().complete
-    rest = sorted(times[1:])  # the first entry judges the hands before once
-    assert rest[len(rest) // 2] < 0.1, rest
+    assert len(per_entry) > 30
+    first, rest = per_entry[0], per_entry[1:]
+    assert max(first) == last.number  # the hands before, with the new one's `hand` line: judged once
+    assert all(n == 1 for counts in rest for n in counts), rest  # then the last hand alone
+    assert sum(len(counts) for counts in rest) <= 3 * len(rest)  # and a few times an entry at most
     whole, result = rec.whole()
     assert whole is not None and result is not None and len(result.hands) == last.number
 
