@@ -43,8 +43,9 @@ def long_games(hands: int) -> list[tuple[str, str]]:
     return [(f"{game}, {hands} hands simulated", "".join(simulate(opts))) for game, opts in games]
 
 
-def entries_of_last_hand(text: str) -> tuple[str, list[str]]:
-    """The text before the last hand of the file's last game, and that hand's entries as typed at the table."""
+def entries_of_last_hand(text: str) -> tuple[str, list[str], int]:
+    """The text before the last hand of the file's last game, that hand's entries as typed at the table, and how
+    many hands come before it."""
     game = list(read_games(text))[-1]
     last = game.hands[-1]
     lines = text.splitlines()
@@ -57,7 +58,7 @@ def entries_of_last_hand(text: str) -> tuple[str, list[str]]:
             written = lines[element.line - 1].split(";")[0].strip()
             if written and not written.startswith(("score", "total")):
                 entries.append(written)
-    return before, entries
+    return before, entries, len(game.hands) - 1
 
 
 def type_hand(before: str, entries: list[str], folder: Path) -> tuple[float, list[float]] | None:
@@ -88,7 +89,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         records = [(p.name, p.read_text(encoding="utf-8")) for p in sorted(SAMPLES.glob("*.imp"))]
         for name, text in records + long_games(args.long):
-            before, entries = entries_of_last_hand(text)
+            before, entries, hands_before = entries_of_last_hand(text)
             runs = [type_hand(before, entries, Path(tmp)) for _ in range(args.rounds)]
             if any(run is None for run in runs):
                 print(f"| {name} | - | - | not typed cleanly (a record with mistakes) | - | - |")
@@ -96,7 +97,6 @@ def main() -> None:
             typed = [run for run in runs if run is not None]
             first = statistics.median(run[0] for run in typed)
             each = [statistics.median(run[1][i] for run in typed) for i in range(len(entries) - 1)]
-            hands_before = len(list(read_games(text))[-1].hands) - 1
             print(
                 f"| {name} | {hands_before} | {len(entries)} | {first * 1e3:,.0f} ms"
                 f" | {statistics.median(each) * 1e3:,.1f} ms | {max(each) * 1e3:,.1f} ms |"

@@ -868,19 +868,18 @@ class Gains(_Lines):
                 fate = settled_fate(seat)
                 if fate is False:
                     return FAILED
-            if settled is None and not trick:
-                # A trick's start (where a search starts inside a trick, a card lying may win it for him).
-                mine = price_coins(seat) if seat in owners else 0
-                high = mine if wins_nothing(seat) else mine + in_play
-                if fate:
-                    low = mine
-                if low >= beta or low == high:
-                    return low
-                if high <= alpha:
-                    return high
-                if live.bit_count() == n:
-                    return last_trick()
-            if settled is None:
+                if not trick:
+                    # A trick's start (where a search starts inside a trick, a card lying may win it for him).
+                    mine = price_coins(seat) if seat in owners else 0
+                    high = mine if wins_nothing(seat) else mine + in_play
+                    if fate:
+                        low = mine
+                    if low >= beta or low == high:
+                        return low
+                    if high <= alpha:
+                        return high
+                    if live.bit_count() == n:
+                        return last_trick()
                 settled = order(seat)
             key = settled | lying
             lo, hi, best_place, seen, tried = table.get(key) or older.get(key, none)
