@@ -452,7 +452,7 @@ def simulate(
         names: tuple[str, ...] = (
             ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else _NAMES[:count] if count <= len(_NAMES) else ()
         )
-        if not names:
+        if count > len(_NAMES) and variant != "lopaka":
             _error(f"--players {players}: give the players' names for more than {len(_NAMES)} players")
             raise typer.Exit(EXIT_UNREADABLE)
     else:
@@ -472,7 +472,11 @@ def simulate(
         _error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     if output:
-        write_atomically(output, itertools.chain([header], pieces))
+        try:
+            write_atomically(output, itertools.chain([header], pieces))
+        except OSError as exc:
+            _error(f"cannot write {output}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
     else:
         for piece in itertools.chain([header], pieces):
             sys.stdout.write(piece)
