@@ -33,7 +33,7 @@ from imptools.commands import (
     read_bytes,
     validate_files,
 )
-from imptools.files import ChangedError, Snapshot, write_atomically
+from imptools.files import ChangedError, Snapshot, shown, write_atomically
 from imptools.findings import Finding
 
 if TYPE_CHECKING:
@@ -549,13 +549,20 @@ def replay(
     from imptools.replay import replay_game
 
     inputs = expand([file])
-    records = [g for g in read(inputs.paths[0], inputs) if game is None or g.index == game]
-    games = [replay_game(g, judge_game(g)) for g in records]
+    everything = list(read(inputs.paths[0], inputs))
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
-    if not games:
-        _error(f"{file}: no game {game}" if game else f"{file}: no games")
+    if not any(g.hands or g.tags for g in everything):
+        # an empty file, or one with no notation in it: say so and why, rather than replay nothing
+        why = "; ".join(f.message for g in everything for f in g.findings[:1])
+        _error(f"{shown(file)}: the file holds no game" + (f" ({why})" if why else ""))
         raise typer.Exit(EXIT_FOUND)
+    records = [g for g in everything if game is None or g.index == game]
+    missing = _out_of_range(everything, records, game, hand, trick)
+    if missing is not None:
+        _error(f"{shown(file)}: {missing}")
+        raise typer.Exit(EXIT_UNREADABLE)
+    games = [replay_game(g, judge_game(g)) for g in records]
     if analyse:
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
@@ -570,6 +577,11 @@ def replay(
         if not any(g.replayable for g in games):
             _error(f"{file}: nothing to replay: imptools cannot step through these hands yet")
             raise typer.Exit(EXIT_OK)
+        if not (sys.stdin.isatty() and sys.stdout.isatty()):
+            # Full screen reads keys from the terminal and draws on it: in a pipe it would wait for ever.
+            why = "standard input is the record" if file == STDIN else "standard input or output is not one"
+            _error(f"--step needs a terminal ({why}); without --step the replay prints as text")
+            raise typer.Exit(EXIT_UNREADABLE)
         from imptools.present.stepper import run_stepper
 
         run_stepper(games, hand=hand, trick=trick, records=records)
@@ -588,6 +600,30 @@ def replay(
         from imptools.present.replay_text import print_replay
 
         print_replay(Console(highlight=False), games, hand, trick)
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _out_of_range(
+    everything: list[Game], records: list[Game], game: int | None, hand: int | None, trick: int | None
+) -> str | None:
+    """What `--game`, `--hand` or `--trick` asks for that the file does not hold, naming how many there are."""
+    if game is not None and not records:
+        return f"no game {game}: the file holds {_count(len(everything), 'game')}"
+    where = f"game {game}" if game is not None else "the game" if len(records) == 1 else "the games"
+    if hand is not None and not any(h.number == hand for g in records for h in g.hands):
+        most = max((len(g.hands) for g in records), default=0)
+        held = _count(most, "hand") if len(records) == 1 else f"at most {_count(most, 'hand')}"
+        return f"no hand {hand}: {where} {'has' if len(records) == 1 else 'have'} {held}"
+    chosen = [h for g in records for h in g.hands if hand is None or h.number == hand]
+    if trick is not None and chosen and not any(t.number == trick for h in chosen for t in h.tricks):
+        most = max(len(h.tricks) for h in chosen)
+        if hand is not None and len(chosen) == 1:
+            return f"no trick {trick}: hand {hand} has {_count(most, 'trick')}"
+        return f"no trick {trick}: no hand of {where} has more than {_count(most, 'trick')}"
+    return None
 
 
 # --------------------------------------------------------------------------- analyse

@@ -208,21 +208,22 @@ def validate_files(files: list[str], json: bool, jobs: int | None) -> int:
     findings: list[Finding] = []
     games = 0
     judged_internal: list[Finding] = []
-    for _path, _game, result in _judged(inputs, _jobs(jobs), whole_games=False):
-        games += 1
+    for _path, game, result in _judged(inputs, _jobs(jobs), whole_games=False):
+        games += game.holds_game  # an empty file, or one with no notation, is read but holds no game
         findings.extend(result.all_findings())
         judged_internal.extend(_internal(result))
     findings.extend(inputs.internal)  # so far, the reader's own failures
     inputs.internal.extend(judged_internal)
     errors = sum(1 for f in findings if f.is_error)
     warnings = len(findings) - errors
+    read_files = len(inputs.paths) - sum(1 for p in inputs.paths if p in inputs.unreadable)
     if json:
         _print_json(
             {
                 "findings": [f.to_dict() for f in findings],
                 "unreadable": inputs.unreadable_list(),
                 "summary": {
-                    "files": len(inputs.paths),
+                    "files": read_files,
                     "games": games,
                     "errors": errors,
                     "warnings": warnings,
@@ -231,13 +232,15 @@ def validate_files(files: list[str], json: bool, jobs: int | None) -> int:
                 },
             }
         )
-    else:
+    elif read_files or findings:
+        # (when no file could be read, the reasons on stderr are the whole report: no summary of nothing)
         from imptools.present.report import plain_output, print_findings, write_findings
 
+        missing = len(inputs.unreadable)
         if plain_output(sys.stdout):
-            write_findings(sys.stdout, findings, files=len(inputs.paths), games=games)
+            write_findings(sys.stdout, findings, files=read_files, games=games, unreadable=missing)
         else:
-            print_findings(_console(), findings, files=len(inputs.paths), games=games)
+            print_findings(_console(), findings, files=read_files, games=games, unreadable=missing)
     return inputs.status(errors > 0)
 
 

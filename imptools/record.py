@@ -340,6 +340,11 @@ class Game:
     def tags(self) -> tuple[Tag, ...]:
         return tuple(x for x in self.header if isinstance(x, Tag))
 
+    @property
+    def holds_game(self) -> bool:
+        """False for what the reader gives for a file holding no game (empty, or no notation in it): no tag, no hand."""
+        return any(isinstance(x, Tag) for x in self.header) or bool(self.hands)
+
     def tag(self, name: str) -> str | None:
         """The value of the first tag called `name`, or None."""
         for t in self.header:

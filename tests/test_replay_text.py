@@ -150,7 +150,7 @@ def test_a_game_without_replay_is_said_so_politely(tmp_path: Path) -> None:
 
 
 def test_missing_game_and_unreadable_file() -> None:
-    assert imp("replay", str(SAMPLES / "thursday-club.imp"), "--game", "9").returncode == 1
+    assert imp("replay", str(SAMPLES / "thursday-club.imp"), "--game", "9").returncode == 2  # a misuse, as --hand 9
     assert imp("replay", str(SAMPLES / "no-such.imp")).returncode == 2
 
 

@@ -114,6 +114,23 @@ def test_navigation_by_play_trick_and_hand() -> None:
     drive(games, script)
 
 
+@pytest.mark.parametrize("key", ["escape", "q", "x"])
+def test_a_key_that_closes_the_keys_closes_only_them(key: str) -> None:
+    games = replayed(SAMPLES / "thursday-club.imp")
+
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        await pilot.press("right", "right")
+        await pilot.press("question_mark")
+        assert app.screen is not app.screen_stack[0]
+        await pilot.press(key)
+        assert app.is_running and app.screen is app.screen_stack[0]
+        assert app.position.step == 2  # and the key did nothing else
+        await pilot.press("escape")  # Esc on the stepper itself quits
+        assert not app.is_running
+
+    drive(games, script)
+
+
 def test_jump_to_the_findings() -> None:
     games = replayed(SAMPLES / "with-mistakes.imp")
 
