@@ -187,8 +187,8 @@ def _print_failures(console: Console, failures: list[Finding]) -> None:
 
 
 def _comments(games: list[Game]) -> list[str]:
-    """Every comment and annotation of `games`, in a stable order: what a rewrite must keep."""
-    from imptools.record import CommentLine, Trick
+    """Every comment, annotation and line not read of `games`, in a stable order: what a rewrite must keep."""
+    from imptools.record import CommentLine, Trick, UnreadLine
 
     found: list[str] = []
 
@@ -197,7 +197,7 @@ def _comments(games: list[Game]) -> list[str]:
         remark = getattr(x, "remark", None)
         if remark is not None:
             found.append(remark)
-        if isinstance(x, CommentLine):
+        if isinstance(x, (CommentLine, UnreadLine)):
             found.append(x.text)
         if isinstance(x, Trick):
             for play in x.plays:

@@ -5,7 +5,8 @@ knows the notation, not the rules: cards are kept as written (`CardText`) and
 resolved by a game's ruleset; names are kept as written (`NameRef`).
 
 A hand keeps its lines in the order they were written (`Hand.lines`), comment
-lines included, so the writer can put everything back; the typed views
+lines and lines that could not be read (`UnreadLine`) included, so the writer can
+put everything back; the typed views
 (`Hand.deals`, `Hand.tricks`, ...) filter that sequence.
 """
 
@@ -72,6 +73,21 @@ class CommentLine:
     text: str
     line: int
     column: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadLine:
+    """A line the reader could not read, or read but could not place, kept verbatim where it stands.
+
+    `text` is the line exactly as written (a line joined with the next ones while a `{` was open
+    holds them all, separated by newlines); the writer puts it back as it is, so that nothing a user
+    wrote is lost by `imp export` and `imp import` (the finding that says what is wrong is the
+    reader's, as always).
+    """
+
+    text: str
+    line: int
+    column: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -241,7 +257,20 @@ class ScoreLine:
 
 
 HandLine = (
-    Deal | Discard | Pass | Open | ImpTrick | Trump | Call | TurnUp | Bid | Declare | Trick | ScoreLine | CommentLine
+    Deal
+    | Discard
+    | Pass
+    | Open
+    | ImpTrick
+    | Trump
+    | Call
+    | TurnUp
+    | Bid
+    | Declare
+    | Trick
+    | ScoreLine
+    | CommentLine
+    | UnreadLine
 )
 """Any line that can stand inside a hand."""
 
@@ -316,8 +345,8 @@ class Hand:
         return tuple(x for x in self._of(ScoreLine) if x.kind == "total")
 
 
-HeaderLine = Tag | CommentLine
-"""A line of a game's header: a tag, or a comment among or before the tags."""
+HeaderLine = Tag | CommentLine | UnreadLine
+"""A line of a game's header: a tag, or a comment (or a line that could not be read) among or before the tags."""
 
 
 @dataclass(frozen=True, slots=True)

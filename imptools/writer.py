@@ -5,7 +5,9 @@ rest as written (comment lines at the top stay there; others stay before the tag
 then each hand with one element per line and a blank line between hands; a
 blank line between games. Cards are spelled canonically by the game's ruleset
 (as written when the ruleset does not know them), annotations follow their
-element on its line, `; remarks` end their line. Formatting is a fixed point.
+element on its line, `; remarks` end their line; a line the reader could not
+read (`UnreadLine`) is written back verbatim where it stood. Formatting is a
+fixed point.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from imptools.record import (
     Trick,
     Trump,
     TurnUp,
+    UnreadLine,
 )
 from imptools.rules import get_ruleset
 
@@ -89,6 +92,8 @@ def _line(line: HandLine, spell: _Spelling) -> str:
 
     if isinstance(line, CommentLine):
         return f";{line.text}"
+    if isinstance(line, UnreadLine):
+        return line.text  # verbatim, never respelt
     if isinstance(line, Deal):
         body = f"deal {line.player} {cards(line.cards)}".rstrip()
     elif isinstance(line, Discard):
@@ -117,16 +122,22 @@ def _line(line: HandLine, spell: _Spelling) -> str:
     return body + _end(line)
 
 
+def _loose(item: CommentLine | UnreadLine) -> str:
+    """A comment line, or a line not read (verbatim)."""
+    return f";{item.text}" if isinstance(item, CommentLine) else item.text
+
+
 def _header(header: tuple[HeaderLine, ...]) -> list[str]:
-    """Tags in canonical order; comments before the first tag stay on top, others travel with the tag after them."""
-    groups: list[tuple[Tag | None, list[CommentLine]]] = []
-    pending: list[CommentLine] = []
+    """Tags in canonical order; comments (and lines not read) before the first tag stay on top, others travel with
+    the tag after them."""
+    groups: list[tuple[Tag | None, list[CommentLine | UnreadLine]]] = []
+    pending: list[CommentLine | UnreadLine] = []
     leading = 0
-    while leading < len(header) and isinstance(header[leading], CommentLine):
+    while leading < len(header) and not isinstance(header[leading], Tag):
         leading += 1
-    top = [f";{c.text}" for c in header[:leading] if isinstance(c, CommentLine)]
+    top = [_loose(c) for c in header[:leading] if not isinstance(c, Tag)]
     for item in header[leading:]:
-        if isinstance(item, CommentLine):
+        if not isinstance(item, Tag):
             pending.append(item)
         else:
             groups.append((item, pending))
@@ -135,11 +146,11 @@ def _header(header: tuple[HeaderLine, ...]) -> list[str]:
     rest = [g for g in groups if g not in first]
     out: list[str] = top
     for tag, comments in first + rest:
-        out.extend(f";{c.text}" for c in comments)
+        out.extend(_loose(c) for c in comments)
         if tag is not None:
             value = tag.value.replace("\\", "\\\\").replace('"', '\\"')
             out.append(f'[{tag.name} "{value}"]' + _end(tag))
-    out.extend(f";{c.text}" for c in pending)
+    out.extend(_loose(c) for c in pending)
     return out
 
 

@@ -8,7 +8,7 @@ import pytest
 
 from imptools.check import judge_game
 from imptools.reader import read_games
-from imptools.record import Game, Trick
+from imptools.record import Game, Trick, UnreadLine
 from imptools.recorder import Recorder, new_record
 
 CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
@@ -37,7 +37,7 @@ def _entries(text: str, keep_hand_lines: bool = False) -> tuple[str, list[str]]:
         for element in hand.lines:
             if isinstance(element, Trick):
                 out += [p.card.text for p in element.plays]
-            elif element.line:
+            elif element.line and not isinstance(element, UnreadLine):  # (a line the reader refused is not typed)
                 source = lines[element.line - 1].split(";")[0].split("{")[0].strip()
                 if source:
                     out.append(source)
