@@ -14,7 +14,15 @@ from typing import Protocol
 from imptools.findings import Finding
 from imptools.record import Game, Hand, Trick
 from imptools.rules.steps import Step
-from imptools.rules.tricks import Reporter, Walk, game_over, hand_dealers, incomplete_finding, score_mismatches
+from imptools.rules.tricks import (
+    Reporter,
+    Walk,
+    game_over,
+    hand_dealers,
+    incomplete_finding,
+    not_scored_finding,
+    score_mismatches,
+)
 from imptools.suggest import did_you_mean
 
 
@@ -534,9 +542,16 @@ class TrickRuleset(TokenRuleset):
         best = max(totals.values()) if totals else 0
         return tuple(p for p in game.players if totals.get(p) == best)
 
+    def players_problem(self, game: Game) -> str | None:
+        """Why the game (its variant, its table) cannot be played by the players `Players` names; None if it can."""
+        return None
+
     def judge(self, game: Game) -> GameResult:
         table = self.table(game)
         if table is None:
+            problem = self.players_problem(game) if game.players else None
+            if problem is not None:
+                return bad_players_result(game, problem)
             return super().judge(game)
         by_hand: dict[int, list[Finding]] = {}
         for f in token_findings(game, self, play_names=False):
@@ -546,11 +561,14 @@ class TrickRuleset(TokenRuleset):
         for hand, dealer in zip(game.hands, self.dealers(game, table)):
             token = by_hand.get(hand.number, [])
             if dealer not in game.players:
-                hands.append(HandResult(hand.number, dealer, False, None, tuple(token)))
+                report = Reporter(game, hand, list(token))
+                not_scored_finding(hand, "its dealer is not known", report)
+                hands.append(HandResult(hand.number, dealer, False, None, tuple(report.findings)))
                 continue
             assert dealer is not None
             outcome = self.play_hand(table, game, hand, dealer, steps=False)
-            scores = None if token else outcome.scores
+            blocking = _blocking(token, hand)
+            scores = None if blocking else outcome.scores
             if outcome.walk is not None:
                 token = _seat_token_findings(token, outcome.walk)
             report = Reporter(game, hand, [*token, *outcome.findings])
@@ -560,6 +578,8 @@ class TrickRuleset(TokenRuleset):
                 score_mismatches(hand, scores, totals, report)
             elif not outcome.complete:
                 incomplete_finding(hand, outcome.tricks, report)
+            else:
+                not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk), report)
             hands.append(
                 HandResult(
                     hand.number,
@@ -605,6 +625,51 @@ class TrickRuleset(TokenRuleset):
                 assert dealer is not None
                 return iter(self.play_hand(table, game, hand, dealer, steps=True).steps)
         return iter(())
+
+
+def bad_players_result(game: Game, problem: str) -> GameResult:
+    """A game whose table the rules do not allow: one `bad-players` on its `Players` tag, and nothing judged."""
+    tag = next((t for t in game.tags if t.name == "Players"), None)
+    finding = Finding(
+        "bad-players",
+        problem + " (the game is not judged)",
+        tag.line if tag is not None else game.line,
+        tag.column if tag is not None else 1,
+        game.path,
+        game.index,
+    )
+    hands = tuple(HandResult(h.number, None, False, None) for h in game.hands)
+    return GameResult(game.index, game.players, hands, {}, findings=(finding,), rules_checked=False)
+
+
+def _blocking(token: list[Finding], hand: Hand) -> list[Finding]:
+    """The token findings that leave a hand unscorable: an unknown card, or a name that is nobody's on a line
+    whose cards or call count (a wrong name as the dealer or on a `score` or `total` line changes no score)."""
+    from imptools.record import ScoreLine
+
+    harmless = {(e.player.line, e.player.column) for x in hand.lines if isinstance(x, ScoreLine) for e in x.entries}
+    if hand.dealer is not None:
+        harmless.add((hand.dealer.line, hand.dealer.column))
+    return [f for f in token if not (f.code == "unknown-player" and (f.line, f.column) in harmless)]
+
+
+_REASONS = ("unknown-card", "colour-mismatch", "unknown-player", "wrong-count", "bad-call", "bad-bid")
+"""The findings that can stop a hand's score, the likeliest reason first."""
+
+
+def _unscored_reason(blocking: list[Finding], findings: list[Finding], walk: Walk | None) -> str:
+    """Why a hand that is not incomplete has no score: the finding that stopped it, or the trick the walk stopped at."""
+    for code in _REASONS:
+        for f in (*blocking, *findings):
+            if f.code == code:
+                where = f" (line {f.line})" if f.line is not None else ""
+                return f"{f.message}{where}"
+    if walk is not None and walk.stopped is not None:
+        trick = walk.stopped[0]
+        if any(p.card.unknown for p in trick.plays):
+            return f"trick {trick.number} holds a `?`, and the record does not say which card it was"
+        return f"the record does not determine who won trick {trick.number}"
+    return "the record does not determine its score"
 
 
 def _seat_token_findings(findings: list[Finding], walk: Walk) -> list[Finding]:

@@ -653,6 +653,23 @@ class Setup:
         return 4 if 1 <= who.pack <= self.piles else None
 
 
+def players_problem(game: Game) -> str | None:
+    """Why the game's table cannot play with the players `Players` names (None when it can)."""
+    n = len(game.players)
+    variant = game.tag("Variant") or (RECTOR_VICAR if n == 2 else OBLIGADA)
+    if variant in _PILES:
+        return None if n == 2 else f"Players names {n} player{'s' if n != 1 else ''}; Botifarra's {variant} is for 2"
+    if variant not in (LLIURE, OBLIGADA, CARREGAR):
+        return None  # an unknown variant is reported on its own tag
+    if game.tag("Teams") == "none":
+        if n in (3, 4):
+            return None
+        return f"Players names {n} player{'s' if n != 1 else ''}; Botifarra each for himself is for 3 or 4"
+    if n in (3, 4):
+        return None
+    return f"Players names {n} player{'s' if n != 1 else ''}; Botifarra is for 4 in partnerships, or 2 or 3"
+
+
 def setup_of(game: Game) -> Setup | None:
     """The game's setup from its tags, or None when the rules cannot judge it (a variant for another table)."""
     players = game.players
@@ -778,6 +795,10 @@ class Botifarra(TrickRuleset):
 
     def table(self, game: Game) -> Setup | None:
         return setup_of(game)
+
+    def players_problem(self, game: Game) -> str | None:
+        """Why the game's table cannot play with the players `Players` names (None when it can)."""
+        return players_problem(game)
 
     def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
         """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""

@@ -182,11 +182,14 @@ def turn_order(players: Sequence[str], dealer: str) -> list[str]:
 
 
 def hand_dealers(game: Game, players: tuple[str, ...]) -> list[str | None]:
-    """Each hand's dealer: as written, else hand 1's is the last player and each later one the next in turn order."""
+    """Each hand's dealer: as written, else hand 1's is the last player and each later one the next in turn order.
+
+    A dealer's name that is not a player's is the mistake (it is reported): the rotation stands.
+    """
     dealers: list[str | None] = []
     previous: str | None = None
     for hand in game.hands:
-        if hand.dealer is not None:
+        if hand.dealer is not None and hand.dealer.name in players:
             dealer: str | None = hand.dealer.name
         elif previous is None:
             dealer = players[-1] if players else None
@@ -577,6 +580,11 @@ def incomplete_finding(hand: Hand, tricks: int, report: Reporter) -> None:
         None,
         None,
     )
+
+
+def not_scored_finding(hand: Hand, reason: str, report: Reporter) -> None:
+    """`not-scored` (a warning): a hand that is not incomplete, but whose score cannot be computed, and why."""
+    report.add("not-scored", f"hand {hand.number} is not scored: {reason}", hand.line, hand.column, None, None)
 
 
 def game_over(
