@@ -49,6 +49,7 @@ from imptools.record import (
     Trick,
     Trump,
     TurnUp,
+    call_kind,
 )
 from imptools.slips import read_as_meant
 from imptools.suggest import did_you_mean
@@ -214,7 +215,7 @@ class _LineBuilder:
 
     def call(self, kind: Token, who: Token) -> Call:
         line, col = _pos(kind)
-        return Call(str(kind), _name(who), line, col)
+        return Call(call_kind(str(kind)), _name(who), line, col)
 
     def turnup(self, card: Token) -> TurnUp:
         c = _card(card)
@@ -291,6 +292,7 @@ _LINE_KEYWORDS = frozenset(
         "contro",
         "recontro",
         "sant-vicenc",
+        "sant-vicenç",
         "turnup",
         "bid",
         "declare",

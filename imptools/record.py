@@ -171,6 +171,11 @@ class Call:
     remark: str | None = None
 
 
+def call_kind(keyword: str) -> str:
+    """The canonical keyword of a doubling call: `sant-vicenç` (the Catalan spelling) is `sant-vicenc`."""
+    return "sant-vicenc" if keyword == "sant-vicenç" else keyword
+
+
 @dataclass(frozen=True, slots=True)
 class TurnUp:
     """`turnup CARD` (ninety-nine): the 37th card, turned up."""

@@ -161,4 +161,3 @@ def read_as_meant(game: Game) -> Game:
     if not reader.findings:
         return game
     return replace(game, hands=hands, findings=(*game.findings, *reader.findings))
-

@@ -34,6 +34,7 @@ from imptools.rules.tricks import (
     turn_order,
     walk_tricks,
 )
+from imptools.slips import one_keystroke
 
 # --------------------------------------------------------------------------- cards
 
@@ -393,6 +394,22 @@ class Calls:
         return BOTIFARRA if self.trump is None else SUIT_NAMES[self.trump]
 
 
+def _unreadable(word: str | None) -> bool:
+    """A trump line's word that is no suit, not `delegate`, and not one keystroke from either (reported already)."""
+    return word not in TRUMP_WORDS and word != DELEGATE and trump_word_meant(word) is None
+
+
+def trump_word_meant(word: str | None) -> str | None:
+    """The suit word (or `delegate`) a trump line's word is one keystroke from, when it is not one itself.
+
+    >>> trump_word_meant("copas"), trump_word_meant("Oros"), trump_word_meant("copes"), trump_word_meant("pal")
+    ('copes', 'oros', None, None)
+    """
+    if word is None or word in TRUMP_WORDS or word == DELEGATE:
+        return None
+    return one_keystroke(word, [*TRUMP_WORDS, DELEGATE])
+
+
 def judge_calls(lines: Sequence[CallLine], dealer: str, seating: Seating) -> Calls:
     """Judge a hand's call lines, in the order they were written.
 
@@ -424,6 +441,10 @@ def judge_calls(lines: Sequence[CallLine], dealer: str, seating: Seating) -> Cal
         if line.kind != "trump":
             continue
         p = line.player
+        meant = trump_word_meant(line.word)
+        if meant is not None:  # one slip, one finding: the word is read as the one meant
+            bad.append(BadCall(i, f"{p} names `{line.word}`: read as `{meant}`, one keystroke away"))
+            line = replace(line, word=meant)
         if line.word == DELEGATE:
             if mode != PARTNERSHIP:
                 bad.append(BadCall(i, f"{p} delegates the choice of trump, but only partners may delegate"))
@@ -886,7 +907,7 @@ class Botifarra(TrickRuleset):
         if not hand.trumps:
             msg = f"hand {hand.number} has no trump line: it is not scored"
             report.add("bad-call", msg, hand.line, hand.column, None, None)
-        elif not calls.named:
+        elif not calls.named and not any(c.kind == "trump" and _unreadable(c.word) for c, _ in lines):
             msg = f"no trump line of hand {hand.number} names a suit: it is not scored"
             report.add("bad-call", msg, hand.line, hand.column, None, None)
         return calls, lines
