@@ -165,14 +165,18 @@ def test_a_table_the_game_does_not_allow_is_bad_players_and_nothing_else(name: s
     text = re.sub(r'\[Players "[^"]*"\]', f'[Players "{players}"]', sample(name), count=1)
     result = judged(text)
     (finding,) = result.all_findings()
-    assert (finding.code, finding.hand, finding.line) == ("bad-players", None, text.split("\n").index(
-        f'[Players "{players}"]') + 1)
+    assert (finding.code, finding.hand, finding.line) == (
+        "bad-players",
+        None,
+        text.split("\n").index(f'[Players "{players}"]') + 1,
+    )
     assert str(count) in finding.message
     assert all(h.scores is None for h in result.hands) and result.totals == {}
 
 
 def test_bad_players_exits_1_and_the_score_sheet_shows_no_scores() -> None:
-    text = sample("thursday-club.imp").replace('"Adam Betty Christian Doris"', '"Adam Betty Christian Doris Ed Flo Gus"')
+    seven = '"Adam Betty Christian Doris Ed Flo Gus"'
+    text = sample("thursday-club.imp").replace('"Adam Betty Christian Doris"', seven)
     result = judged(text)
     (game,) = read_games(text)
     console = Console(width=160, record=True)
@@ -277,11 +281,10 @@ def misspell(name: str, how: int) -> str:
     return name.swapcase()
 
 
-settings.register_profile("slips", max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-
-
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000), how=st.integers(0, 99))
+@given(
+    table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000), how=st.integers(0, 99)
+)
 def test_a_misspelt_name_anywhere_on_any_table_costs_one_finding_and_keeps_the_scores(
     table: int, seed: int, pick: int, how: int
 ) -> None:
@@ -327,7 +330,7 @@ def test_commas_on_any_card_line_of_any_table_cost_one_finding(table: int, seed:
 @settings(max_examples=30, deadline=None)
 @given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), extra=st.booleans())
 def test_a_players_tag_the_table_does_not_allow_is_one_bad_players(table: int, seed: int, extra: bool) -> None:
-    text, clean = clean_record(table, seed)
+    text, _ = clean_record(table, seed)
     game, variant, players, _ = TABLES[table]
     names = players.split()
     wrong = [*names, "Zoe", "Yann", "Xavi", "Wim", "Vera"][: len(names) + 3] if extra else names[:1]

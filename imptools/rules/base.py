@@ -11,7 +11,7 @@ from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Protocol
 
-from imptools.findings import Finding
+from imptools.findings import Finding, Severity
 from imptools.record import CardText, Game, Hand, HandLine, Trick
 from imptools.rules.steps import Step
 from imptools.rules.tricks import (
@@ -633,8 +633,8 @@ class TrickRuleset(TokenRuleset):
         if not slips:
             return None
         plays = {(p.card.line, p.card.column): p for t in hand.tricks for p in t.plays}
-        first = next((f for f in slips if (f.line, f.column) in plays), None)
-        if first is None:
+        first = next((f for f in slips if f.line is not None and (f.line, f.column or 0) in plays), None)
+        if first is None or first.line is None or first.column is None:
             return None
         spelt = self.check_card(plays[(first.line, first.column)].card.text, game).canonical
         if spelt is None:
@@ -647,7 +647,7 @@ class TrickRuleset(TokenRuleset):
         kept = [f for f in slips if f.line is not None and (f.line, f.column) in places]
 
         def errors(findings: list[Finding]) -> int:
-            return sum(f.severity.value == "error" for f in findings)
+            return sum(f.severity is Severity.ERROR for f in findings)
 
         best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
         for at in places:
