@@ -181,7 +181,8 @@ def test_bad_players_exits_1_and_the_score_sheet_shows_no_scores() -> None:
     (game,) = read_games(text)
     console = Console(width=160, record=True)
     console.print(score_sheet(game, result))
-    assert "+15" not in console.export_text()
+    sheet = console.export_text()
+    assert "+15" not in sheet and "not scored: Players names 7 players" in sheet
     assert any(f.severity.value == "error" for f in result.all_findings())
 
 
@@ -378,3 +379,21 @@ def test_a_card_written_twice_accuses_only_its_player_and_keeps_the_score(table:
     assert {f.code for f in found} <= {"duplicate-card", "not-held"} and found
     assert len({f.player for f in found}) == 1
     assert scores(result) == scores(clean)
+
+
+def test_the_misspelt_dealers_hand_is_replayed_with_the_finding_at_its_place() -> None:
+    import subprocess
+    import sys
+
+    record = slipped(sample("thursday-club.imp"), "hand 1 dealer Doris", "hand 1 dealer Dorris")
+    run = subprocess.run(
+        [sys.executable, "-m", "imptools", "replay", "-", "--hand", "1"],
+        input=record,
+        capture_output=True,
+        text=True,
+        env={"NO_COLOR": "1", "PATH": "", "PYTHONPATH": str(SAMPLES.parent)},
+        check=False,
+    )
+    assert run.returncode == 0, run.stderr
+    assert "Hand 1 · dealer Doris" in run.stdout and "read as `Doris`" in run.stdout
+    assert "cannot be replayed" not in run.stdout and "17 takes the bottle" in run.stdout

@@ -38,6 +38,9 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
     if title_bits:
         title += " · " + ", ".join(title_bits)
     if not result.rules_checked:
+        table_problem = next((f.message for f in result.findings if f.code == "bad-players"), None)
+        if table_problem is not None:
+            return Text(f"{title}: not scored: {table_problem}", style="yellow")
         return Text(f"{title}: scores for this game are not computed yet", style="yellow")
     table = Table(title=title, title_justify="left", show_footer=True)
     table.add_column("hand", footer="total", justify="right")
