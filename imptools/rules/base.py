@@ -577,7 +577,8 @@ class TrickRuleset(TokenRuleset):
                 for p, v in scores.items():
                     totals[p] = totals.get(p, 0) + v
                 score_mismatches(hand, scores, totals, report)
-            elif not outcome.complete:
+            elif not outcome.complete or (outcome.walk is not None and outcome.walk.unfinished is not None):
+                outcome.complete = False  # the record stops before its last trick, or inside it
                 incomplete_finding(hand, outcome.tricks, report)
             else:
                 not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk), report)

@@ -571,10 +571,12 @@ def score_mismatches(hand: Hand, scores: Mapping[str, int], totals: Mapping[str,
 
 
 def incomplete_finding(hand: Hand, tricks: int, report: Reporter) -> None:
-    """`incomplete` (a warning): the hand stops before its last trick."""
+    """`incomplete` (a warning): the hand stops before its last trick, or inside it."""
+    written = len(hand.tricks)
+    where = f"after {written} of {tricks} tricks" if written < tricks else f"inside trick {written} of {tricks}"
     report.add(
         "incomplete",
-        f"hand {hand.number} stops after {len(hand.tricks)} of {tricks} tricks; it is not scored",
+        f"hand {hand.number} stops {where}; it is not scored",
         hand.line,
         hand.column,
         None,
