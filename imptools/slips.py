@@ -85,6 +85,31 @@ def one_keystroke(name: str, players: Sequence[str]) -> str | None:
     return close[0] if len(close) == 1 else None
 
 
+_ONE_NAME = (Deal, Discard, Open, Trump, Call, Bid, Declare)
+
+
+def _names_known(hand: Hand, players: frozenset[str]) -> bool:
+    """True when every name in `hand` is a player's (a tight loop: most records have no slip at all)."""
+    if hand.dealer is not None and hand.dealer.name not in players:
+        return False
+    for line in hand.lines:
+        if isinstance(line, Trick):
+            for play in line.plays:
+                if play.player is not None and play.player.name not in players:
+                    return False
+        elif isinstance(line, _ONE_NAME):
+            if line.player.name not in players:
+                return False
+        elif isinstance(line, Pass):
+            if line.giver.name not in players or line.receiver.name not in players:
+                return False
+        elif isinstance(line, ScoreLine):
+            for entry in line.entries:
+                if entry.player.name not in players:
+                    return False
+    return True
+
+
 class _Reader:
     """Walks one game's names, rewriting the slips and collecting one finding for each."""
 
@@ -156,8 +181,11 @@ def read_as_meant(game: Game) -> Game:
     """
     if not game.players or not game.hands:
         return game
+    players = frozenset(game.players)
+    if all(_names_known(h, players) for h in game.hands):
+        return game  # the common case, checked without building anything
     reader = _Reader(game)
-    hands = tuple(reader.read_hand(h) for h in game.hands)
+    hands = tuple(reader.read_hand(h) if not _names_known(h, players) else h for h in game.hands)
     if not reader.findings:
         return game
     return replace(game, hands=hands, findings=(*game.findings, *reader.findings))
