@@ -397,3 +397,13 @@ def test_the_misspelt_dealers_hand_is_replayed_with_the_finding_at_its_place() -
     assert run.returncode == 0, run.stderr
     assert "Hand 1 · dealer Doris" in run.stdout and "read as `Doris`" in run.stdout
     assert "cannot be replayed" not in run.stdout and "17 takes the bottle" in run.stdout
+
+
+@pytest.mark.parametrize("token", ["?", "62"])
+def test_a_deal_with_a_card_not_known_proves_no_discard_was_not_dealt(token: str) -> None:
+    record = slipped(
+        sample("thursday-club.imp"), "deal Adam 2 4 6 7 13 14 20 24 26", f"deal Adam 2 4 6 7 13 14 20 24 {token}"
+    )
+    result = judged(record)
+    assert "not-held" not in codes(result)
+    assert codes(result) == ([] if token == "?" else ["not-scored", "unknown-card"])

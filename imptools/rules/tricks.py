@@ -504,8 +504,14 @@ def deal_size_findings(
 def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -> None:
     """`not-held`: a card discarded or passed that its player was not dealt (when the deal is recorded)."""
     dealt: dict[str, set[int]] = {}
+    partly: set[str] = set()  # a deal with a `?` or a token that is no card proves nothing missing from it
     for deal in hand.deals:
-        dealt.setdefault(deal.player.name, set()).update(cards_of(deal.cards, resolve))
+        known = cards_of(deal.cards, resolve)
+        dealt.setdefault(deal.player.name, set()).update(known)
+        if len(known) < len(deal.cards):
+            partly.add(deal.player.name)
+    for name in partly:
+        dealt.pop(name, None)
     lines: list[tuple[str, str, CardText]] = []
     for line in hand.lines:
         if isinstance(line, Discard):
