@@ -8,6 +8,7 @@ that are not whole records are marked `text`.
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -155,3 +156,73 @@ def test_the_page_is_linked_from_the_readme() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "(docs/notation.md)" in readme
     assert "maintained beside" not in readme
+
+
+# Maps from players, cards, tag names or labels to values: their keys are data, not keys of the format.
+DATA_MAPS = {"scores", "totals", "holdings", "known_from", "piles", "tricks_won", "voids", "tags", "notes"}
+DATA_MAPS |= {"player_notes", "fields"}
+
+
+def keys_of(doc: object, found: set[str] | None = None) -> set[str]:
+    """Every key of a JSON document, and every element `type` of an export, except inside the maps of data."""
+    found = set() if found is None else found
+    if isinstance(doc, dict):
+        for key, value in doc.items():
+            found.add(key)
+            if key == "type" and isinstance(value, str):
+                found.add(value)
+            if key not in DATA_MAPS:
+                keys_of(value, found)
+    elif isinstance(doc, list):
+        for value in doc:
+            keys_of(value, found)
+    return found
+
+
+def test_every_key_of_the_json_documents_is_on_the_page(tmp_path: Path) -> None:
+    files = []
+    for k, (record, _) in enumerate(EXAMPLES):
+        files.append(tmp_path / f"example-{k}.imp")
+        files[-1].write_text(record.body, encoding="utf-8")
+    files.append(ROOT / "samples" / "with-mistakes.imp")  # a line the reader cannot read, a revoke, a bad score
+    first = str(files[0])  # the first record of the page: every card is known, so it can be analysed
+
+    def run(*args: str) -> object:
+        out = subprocess.run(
+            [sys.executable, "-m", "imptools", *args], capture_output=True, text=True, timeout=300, check=False
+        )
+        assert out.returncode in (0, 1), out.stderr
+        return json.loads(out.stdout)
+
+    names = [str(f) for f in files]
+    documents = {
+        "validate": run("validate", "--json", *names),
+        "score": run("score", "--json", *names),
+        "export": run("export", "--json", *names),
+        "analyse": run("analyse", "--json", "--from-trick", "7", first),
+    }
+    for f in names:
+        documents[f"replay {Path(f).name}"] = run("replay", "--json", f)
+    documents["replay --analyse"] = run("replay", "--json", "--analyse", "--from-trick", "7", first)
+    seen = set().union(*(keys_of(doc) for doc in documents.values()))
+    deep = {"summary", "rules_checked", "Trick", "ScoreEntry", "steps", "known_from", "value_before"}
+    assert deep | {"analysis"} <= seen  # the documents were walked to the bottom
+    for what, doc in documents.items():
+        missing = sorted(k for k in keys_of(doc) if f"`{k}`" not in TEXT)
+        assert not missing, f"keys of `imp {what} --json` that docs/notation.md does not explain: {missing}"
+
+
+def slugs(markdown: str) -> set[str]:
+    """The anchors a Markdown renderer gives the headings of a page (lower case, punctuation dropped)."""
+    heads = re.findall(r"^#+ (.+)$", markdown, flags=re.MULTILINE)
+    return {re.sub(r"[^\w\- ]", "", h.strip().lower()).replace(" ", "-") for h in heads}
+
+
+def test_the_links_of_the_page_lead_somewhere() -> None:
+    links = re.findall(r"\]\(([^)]+)\)", TEXT)
+    assert links
+    for link in links:
+        target, _, anchor = link.partition("#")
+        page = TEXT if not target else (PAGE.parent / target).read_text(encoding="utf-8")
+        if anchor:
+            assert anchor in slugs(page), f"docs/notation.md links to {link}, which has no such heading"
