@@ -407,3 +407,15 @@ def test_a_deal_with_a_card_not_known_proves_no_discard_was_not_dealt(token: str
     result = judged(record)
     assert "not-held" not in codes(result)
     assert codes(result) == ([] if token == "?" else ["not-scored", "unknown-card"])
+
+
+@pytest.mark.parametrize("hand", [1, 2])
+def test_lopaka_named_as_dealer_is_one_finding_and_the_hand_is_judged_and_scored(hand: int) -> None:
+    clean = sample("lopaka.imp")
+    dealer = re.search(rf"^hand {hand} dealer (\w+)$", clean, re.M)
+    assert dealer is not None
+    result = judged(clean.replace(dealer.group(0), f"hand {hand} dealer Lopaka"))
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.hand, finding.player) == ("out-of-turn", hand, "Lopaka")
+    assert f"{dealer.group(1)} deals hand {hand}" in finding.message
+    assert scores(result) == scores(judged(clean))

@@ -420,9 +420,9 @@ class BottleImp(TrickRuleset):
         out: list[str | None] = []
         previous: str | None = None
         for hand in game.hands:
-            if hand.dealer is not None and hand.dealer.name in game.players:
+            if hand.dealer is not None and hand.dealer.name in humans:
                 dealer: str | None = hand.dealer.name
-            elif previous is None:
+            elif previous is None:  # Lopaka never deals: a record naming him is answered by the alternation
                 dealer = humans[-1] if humans else None
             else:
                 dealer = next((p for p in humans if p != previous), previous)
@@ -433,9 +433,16 @@ class BottleImp(TrickRuleset):
     def play_hand(self, table: object, game: Game, hand: Hand, dealer: str, steps: bool) -> HandOutcome:
         assert isinstance(table, Setup)
         setup = table
-        if setup.lopaka and dealer == LOPAKA:
-            return HandOutcome(None, False, setup.tricks)
         report = Reporter(game, hand)
+        if setup.lopaka and hand.dealer is not None and hand.dealer.name == LOPAKA:
+            report.add(
+                "out-of-turn",
+                f"{LOPAKA} never deals: the deal alternates between the two players, so {dealer} deals hand {hand.number}",
+                hand.dealer.line,
+                hand.dealer.column,
+                None,
+                LOPAKA,
+            )
         bottles = [Bottle() for _ in range(setup.bottles)]
         piles: dict[str, list[int]] = {p: [] for p in setup.players}
         history: list[list[int]] = [[START_PRICE] for _ in bottles]
