@@ -437,7 +437,8 @@ class BottleImp(TrickRuleset):
         if setup.lopaka and hand.dealer is not None and hand.dealer.name == LOPAKA:
             report.add(
                 "out-of-turn",
-                f"{LOPAKA} never deals: the deal alternates between the two players, so {dealer} deals hand {hand.number}",
+                f"{LOPAKA} never deals: the deal alternates between the two players, "
+                f"so {dealer} deals hand {hand.number}",
                 hand.dealer.line,
                 hand.dealer.column,
                 None,
