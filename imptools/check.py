@@ -75,8 +75,12 @@ def judge_game(game: Game) -> GameResult:
         result = ruleset.judge(game)
     except Exception as exc:  # a bug in a ruleset must not stop the batch
         return _unjudged(game, [*extra, internal_finding(game, exc)])
+    reader_findings = game.findings
+    if any(f.code == "bad-players" for f in result.findings):
+        # the wrong table: its hands are not judged, so nothing about their names is said either
+        reader_findings = tuple(f for f in reader_findings if f.code == "syntax")
     by_hand: dict[int | None, list[Finding]] = {}
-    for f in (*game.findings, *extra):
+    for f in (*reader_findings, *extra):
         by_hand.setdefault(f.hand, []).append(f)
     known = {h.number for h in result.hands}
     game_level = list(result.findings) + [f for h, fs in by_hand.items() if h not in known for f in fs]

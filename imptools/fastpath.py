@@ -37,6 +37,7 @@ from imptools.record import (
     Trick,
     Trump,
     TurnUp,
+    call_kind,
 )
 
 _NAME = re.compile(r"[^\W\d_][\w'\-]*")
@@ -206,7 +207,7 @@ def _call(words: Tokens, line: int, remark: str | None) -> Call | None:
     if len(words) != 2:
         return None
     player = _name(words[1][0], line, words[1][1])
-    return None if player is None else Call(words[0][0], player, line, words[0][1], remark=remark)
+    return None if player is None else Call(call_kind(words[0][0]), player, line, words[0][1], remark=remark)
 
 
 def _declare(words: Tokens, line: int, remark: str | None) -> Declare | None:
@@ -250,6 +251,7 @@ _LINES: dict[str, Callable[[Tokens, int, str | None], Any]] = {
     "contro": _call,
     "recontro": _call,
     "sant-vicenc": _call,
+    "sant-vicenç": _call,
     "turnup": _turnup,
     "bid": _bid,
     "declare": _declare,

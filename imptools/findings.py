@@ -37,6 +37,8 @@ CODES: dict[str, Severity] = {
     "bad-bid": Severity.ERROR,
     "score-mismatch": Severity.ERROR,
     "incomplete": Severity.WARNING,
+    "bad-players": Severity.ERROR,
+    "not-scored": Severity.WARNING,
     "internal": Severity.ERROR,
 }
 

@@ -52,7 +52,9 @@ from imptools.record import (
     Trump,
     TurnUp,
     UnreadLine,
+    call_kind,
 )
+from imptools.slips import read_as_meant
 from imptools.suggest import did_you_mean
 
 if TYPE_CHECKING:  # Lark is imported when a line first needs it: most records never do (imptools.fastpath)
@@ -216,7 +218,7 @@ class _LineBuilder:
 
     def call(self, kind: Token, who: Token) -> Call:
         line, col = _pos(kind)
-        return Call(str(kind), _name(who), line, col)
+        return Call(call_kind(str(kind)), _name(who), line, col)
 
     def turnup(self, card: Token) -> TurnUp:
         c = _card(card)
@@ -293,6 +295,7 @@ _LINE_KEYWORDS = frozenset(
         "contro",
         "recontro",
         "sant-vicenc",
+        "sant-vicenç",
         "turnup",
         "bid",
         "declare",
@@ -766,6 +769,9 @@ class _Assembler:
 
     def _game(self) -> Game:
         self._close_hand()
+        return read_as_meant(self._assembled())
+
+    def _assembled(self) -> Game:
         return Game(
             self.index or 1,
             self.game_line or 1,
@@ -1109,6 +1115,41 @@ def _repair(parser: Lark, text: str, first_line: int) -> tuple[Any, str, int] | 
     return None
 
 
+_CARD_LINE = re.compile(r"[ \t]*(?:deal|discard|pass|bid|[0-9]+\.)[ \t]")
+"""The lines whose cards may be written with commas between them (the fourth repair of section 8)."""
+
+
+def _without_commas(text: str) -> tuple[str, int] | None:
+    """`text` with each comma between cards made a space (columns kept), and the first comma's column.
+
+    Only for a `deal`, `discard`, `pass`, `bid` or trick line, and only commas
+    outside `{...}` annotations and before a `;` remark; None when there are none.
+
+    >>> _without_commas("1. Adam:24, 15, 17, 32 {a, b}")
+    ('1. Adam:24  15  17  32 {a, b}', 11)
+    >>> _without_commas("score Adam 1, Betty 2") is None
+    True
+    """
+    if _CARD_LINE.match(text) is None:
+        return None
+    out: list[str] = []
+    depth = 0
+    first = 0
+    for i, ch in enumerate(text):
+        if ch == "{":
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+        elif ch == ";" and not depth:
+            out.append(text[i:])
+            break
+        elif ch == "," and not depth:
+            first = first or i + 1
+            ch = " "
+        out.append(ch)
+    return ("".join(out), first) if first else None
+
+
 def _hint(text: str, players: tuple[str, ...], next_trick: int) -> tuple[str, int] | None:
     """A card player's reading of a common slip in a line that does not parse, with its column; None if none fits."""
     line = text.split("\n", 1)[0]
@@ -1165,6 +1206,17 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
             continue
         if asm.first_text is None:
             asm.first_text = (logical.first_line, text)
+        commas = _without_commas(text)
+        if commas is not None:  # the fourth repair: one finding, then the line read without its commas
+            text, column = commas
+            shown = " ".join(text.split("\n", 1)[0].split(";", 1)[0].split())
+            trick = re.match(r"[ \t]*([0-9]{1,9})\.", text)
+            asm.error(
+                f"Cards are separated by spaces, not commas: `{shown}`",
+                logical.first_line,
+                column,
+                int(trick.group(1)) if trick else None,
+            )
         fast = fast_line(text, logical.first_line)  # the common shapes; None leaves the line to Lark
         if fast is not None:
             if isinstance(fast, (Tag, Hand)):

@@ -2,7 +2,8 @@
 
 Every element keeps the line and column where it starts (1-based). The model
 knows the notation, not the rules: cards are kept as written (`CardText`) and
-resolved by a game's ruleset; names are kept as written (`NameRef`).
+resolved by a game's ruleset; names are kept as written (`NameRef`), a slip of one
+keystroke read as the player meant (`imptools.slips`).
 
 A hand keeps its lines in the order they were written (`Hand.lines`), comment
 lines and lines that could not be read (`UnreadLine`) included, so the writer can
@@ -43,15 +44,27 @@ class CardText:
 
 @dataclass(frozen=True, slots=True)
 class NameRef:
-    """A player name as written, with the pack or pile after a dot (`Keawe.2`)."""
+    """A player name, with the pack or pile after a dot (`Keawe.2`).
+
+    `name` is the player the record names; where the scorekeeper's spelling was
+    one keystroke from exactly one player (`Dorris` for `Doris`), `name` is the
+    player meant and `written` keeps the spelling, so that nothing written is lost.
+    """
 
     name: str
     line: int
     column: int
     pack: int | None = None
+    written: str | None = None
 
     def __str__(self) -> str:
         return self.name if self.pack is None else f"{self.name}.{self.pack}"
+
+    @property
+    def as_written(self) -> str:
+        """The name as the record spells it, with its pack."""
+        name = self.written or self.name
+        return name if self.pack is None else f"{name}.{self.pack}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -172,6 +185,11 @@ class Call:
     column: int
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
+
+
+def call_kind(keyword: str) -> str:
+    """The canonical keyword of a doubling call: `sant-vicenç` (the Catalan spelling) is `sant-vicenc`."""
+    return "sant-vicenc" if keyword == "sant-vicenç" else keyword
 
 
 @dataclass(frozen=True, slots=True)

@@ -82,7 +82,7 @@ class _Spelling:
 
 
 def _play(play: Play, spell: _Spelling) -> str:
-    who = f"{play.player}:" if play.player is not None else ""
+    who = f"{play.player.as_written}:" if play.player is not None else ""
     return f"{who}{spell(play.card)}{play.mark or ''}{_notes(play.annotations)}"
 
 
@@ -95,30 +95,30 @@ def _line(line: HandLine, spell: _Spelling) -> str:
     if isinstance(line, UnreadLine):
         return line.text  # verbatim, never respelt
     if isinstance(line, Deal):
-        body = f"deal {line.player} {cards(line.cards)}".rstrip()
+        body = f"deal {line.player.as_written} {cards(line.cards)}".rstrip()
     elif isinstance(line, Discard):
-        body = f"discard {line.player} {cards(line.cards)}"
+        body = f"discard {line.player.as_written} {cards(line.cards)}"
     elif isinstance(line, Pass):
-        body = f"pass {line.giver} > {line.receiver} {spell(line.card)}"
+        body = f"pass {line.giver.as_written} > {line.receiver.as_written} {spell(line.card)}"
     elif isinstance(line, Open):
-        body = f"open {line.player} {line.pack}"
+        body = f"open {line.player.as_written} {line.pack}"
     elif isinstance(line, ImpTrick):
         body = f"imp {cards(line.cards)}"
     elif isinstance(line, Trump):
-        body = f"trump {line.player} {line.suit}"
+        body = f"trump {line.player.as_written} {line.suit}"
     elif isinstance(line, (Call, Declare)):
-        body = f"{line.kind} {line.player}"
+        body = f"{line.kind} {line.player.as_written}"
     elif isinstance(line, TurnUp):
         body = f"turnup {spell(line.card)}"
     elif isinstance(line, Bid):
-        body = f"bid {line.player}" + (
+        body = f"bid {line.player.as_written}" + (
             f" {line.number}" if line.number is not None else f" {cards(line.cards)}" if line.cards else ""
         )
     elif isinstance(line, Trick):
         body = f"{line.number}.{_notes(line.annotations)} " + " ".join(_play(p, spell) for p in line.plays)
         return body + (f" ;{line.remark}" if line.remark is not None else "")
     else:
-        body = f"{line.kind} " + " ".join(f"{e.player} {e.value}" for e in line.entries)
+        body = f"{line.kind} " + " ".join(f"{e.player.as_written} {e.value}" for e in line.entries)
     return body + _end(line)
 
 
@@ -155,7 +155,7 @@ def _header(header: tuple[HeaderLine, ...]) -> list[str]:
 
 
 def _hand(hand: Hand, spell: _Spelling) -> list[str]:
-    head = f"hand {hand.number}" + (f" dealer {hand.dealer}" if hand.dealer is not None else "") + _end(hand)
+    head = f"hand {hand.number}" + (f" dealer {hand.dealer.as_written}" if hand.dealer is not None else "") + _end(hand)
     return [head] + [_line(line, spell) for line in hand.lines]
 
 

@@ -293,7 +293,7 @@ def test_escape_built_inside_a_search_keys_as_one_built_at_the_start(seed: int) 
     assert [built._order(seat) for seat in range(pos.n)] == [fresh._order(seat) for seat in range(pos.n)]
 
 
-JUDGED = [(p, None, "random") for p in (3, 4, 5, 6)] + [(5, "second-bottle", "greedy"), (4, "second-bottle", "random")]
+JUDGED = [(p, None, "random") for p in (3, 4, 5, 6)] + [(5, "second-bottle", "greedy"), (6, "second-bottle", "random")]
 JUDGED += [(3, "lopaka", "random"), (4, None, "greedy"), (6, None, "greedy")]
 
 

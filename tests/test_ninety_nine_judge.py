@@ -118,7 +118,9 @@ def test_an_unknown_turn_up_leaves_a_trick_unjudged_only_where_it_matters() -> N
     # each, but in trick 8 the 7S to a diamond lead wins if spades are trump: the hand cannot be scored
     text = record(deals="hand 1 dealer Cy\n", turnup="", bids="bid Al 3\nbid Bo 3\nbid Cy 3\n")
     result = judged(text)
-    assert [f.code for f in result.all_findings()] == []
+    # nothing was broken; the one word is that the hand is not scored, and why (not called clean unjudged)
+    assert [(f.code, f.severity.value) for f in result.all_findings()] == [("not-scored", "warning")]
+    assert "who won trick 8" in result.all_findings()[0].message
     assert result.hands[0].scores is None and result.hands[0].complete
 
 
@@ -485,7 +487,9 @@ def test_an_unknown_card_the_record_leaves_open_leaves_the_hand_unscored() -> No
     tricks = list(TRICKS)
     tricks[3] = "4. 6C ? AC"  # the bids are numbers: 10C or any of nine unseen cards
     result = judged(record(deals="hand 1 dealer Cy\n", bids="bid Al 3\nbid Bo 3\nbid Cy 3\n", tricks=tricks))
-    assert result.all_findings() == [] and result.hands[0].scores is None and result.hands[0].complete
+    assert [f.code for f in result.all_findings()] == ["not-scored"]
+    assert "trick 4 holds a `?`" in result.all_findings()[0].message
+    assert result.hands[0].scores is None and result.hands[0].complete
     two = list(TRICKS)
     two[8] = "9. ? ? 9H"  # two unknown cards in Al's and Bo's last trick, no deals: either way round
     assert judged(record(deals="hand 1 dealer Cy\n", tricks=two)).hands[0].scores is None

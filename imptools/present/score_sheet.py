@@ -42,6 +42,9 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
         why = f" ({game.findings[0].message})" if game.findings else ""
         return Text(f"{game.path or '<text>'}: the file holds no game{why}", style="yellow")
     if not result.rules_checked:
+        table_problem = next((f.message for f in result.findings if f.code == "bad-players"), None)
+        if table_problem is not None:
+            return Text(f"{title}: not scored: {table_problem}", style="yellow")
         return Text(f"{title}: scores for this game are not computed yet", style="yellow")
     table = Table(title=title, title_justify="left", show_footer=True)
     table.add_column("hand", footer="total", justify="right")
@@ -51,6 +54,7 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
         table.add_column(label, style="cyan")
     players = result.players
     columns = _columns(result)
+    sides = {side[0]: side for side in result.sides if side}
     for name, heading in columns:
         total = result.totals.get(name)
         table.add_column(heading, justify="right", footer=str(total) if total is not None else "")
@@ -71,10 +75,13 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
                 value = hand.scores.get(name, 0)
                 cell = Text(f"{value:+d}", style="bold")
                 cell.append(f"  {running[name]}", style="dim")
-                if name in rec_scores and rec_scores[name] != value:
-                    cell.append(f"  ✗ score {rec_scores[name]}", style="red")
-                if name in rec_totals and rec_totals[name] != running[name]:
-                    cell.append(f"  ✗ total {rec_totals[name]}", style="red")
+                side = sides.get(name, (name,))
+                for member in side:  # a side's column marks a wrong value written for any of its players
+                    who = f" ({member})" if len(side) > 1 else ""
+                    if member in rec_scores and rec_scores[member] != hand.scores.get(member, 0):
+                        cell.append(f"  ✗ score {rec_scores[member]}{who}", style="red")
+                    if member in rec_totals and rec_totals[member] != running[member]:
+                        cell.append(f"  ✗ total {rec_totals[member]}{who}", style="red")
                 if name in detail:
                     cell.append(f"\n{detail[name]}", style="dim")
                 cells.append(cell)

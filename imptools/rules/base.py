@@ -7,14 +7,22 @@ record model and returns a `GameResult` (scores and findings).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from random import Random
 from typing import Protocol
 
-from imptools.findings import Finding
-from imptools.record import Game, Hand, Trick
+from imptools.findings import Finding, Severity
+from imptools.record import CardText, Game, Hand, HandLine, Trick
 from imptools.rules.steps import Step
-from imptools.rules.tricks import Reporter, Walk, game_over, hand_dealers, incomplete_finding, score_mismatches
+from imptools.rules.tricks import (
+    Reporter,
+    Walk,
+    game_over,
+    hand_dealers,
+    incomplete_finding,
+    not_scored_finding,
+    score_mismatches,
+)
 from imptools.suggest import did_you_mean
 
 
@@ -285,7 +293,6 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
     from imptools.record import (
         Bid,
         Call,
-        CardText,
         Deal,
         Declare,
         Discard,
@@ -534,9 +541,16 @@ class TrickRuleset(TokenRuleset):
         best = max(totals.values()) if totals else 0
         return tuple(p for p in game.players if totals.get(p) == best)
 
+    def players_problem(self, game: Game) -> str | None:
+        """Why the game (its variant, its table) cannot be played by the players `Players` names; None if it can."""
+        return None
+
     def judge(self, game: Game) -> GameResult:
         table = self.table(game)
         if table is None:
+            problem = self.players_problem(game) if game.players else None
+            if problem is not None:
+                return bad_players_result(game, problem)
             return super().judge(game)
         by_hand: dict[int, list[Finding]] = {}
         for f in token_findings(game, self, play_names=False):
@@ -546,11 +560,16 @@ class TrickRuleset(TokenRuleset):
         for hand, dealer in zip(game.hands, self.dealers(game, table)):
             token = by_hand.get(hand.number, [])
             if dealer not in game.players:
-                hands.append(HandResult(hand.number, dealer, False, None, tuple(token)))
+                report = Reporter(game, hand, list(token))
+                not_scored_finding(hand, "its dealer is not known", report)
+                hands.append(HandResult(hand.number, dealer, False, None, tuple(report.findings)))
                 continue
             assert dealer is not None
             outcome = self.play_hand(table, game, hand, dealer, steps=False)
-            scores = None if token else outcome.scores
+            blocking = _blocking(token, hand)
+            if not blocking:
+                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome)
+            scores = None if blocking else outcome.scores
             if outcome.walk is not None:
                 token = _seat_token_findings(token, outcome.walk)
             report = Reporter(game, hand, [*token, *outcome.findings])
@@ -558,8 +577,11 @@ class TrickRuleset(TokenRuleset):
                 for p, v in scores.items():
                     totals[p] = totals.get(p, 0) + v
                 score_mismatches(hand, scores, totals, report)
-            elif not outcome.complete:
+            elif not outcome.complete or (outcome.walk is not None and outcome.walk.unfinished is not None):
+                outcome.complete = False  # the record stops before its last trick, or inside it
                 incomplete_finding(hand, outcome.tricks, report)
+            else:
+                not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk), report)
             hands.append(
                 HandResult(
                     hand.number,
@@ -584,6 +606,69 @@ class TrickRuleset(TokenRuleset):
             notes=self.game_notes(game, table, totals, over),
         )
 
+    def _card_slips_as_meant(
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome
+    ) -> HandOutcome:
+        """The hand read as the players meant it where a played card is a slip of the pen.
+
+        A card played twice, or by a player who provably did not hold it, is a
+        slip: nobody can play a card twice or one he does not hold. When one
+        reading of the play (the card written, at either place of a card written
+        twice, made one of the cards the record places nowhere else) judges the
+        hand with fewer errors than every other reading (of two that tie, the one
+        at the place the finding names), and no more than the record as written,
+        the hand is judged and scored that way: the slip keeps
+        its own findings, and nothing it would falsely prove is reported.
+        """
+        for _ in range(_MAX_CARD_SLIPS):
+            better = self._one_card_slip(table, game, hand, dealer, outcome)
+            if better is None:
+                return outcome
+            hand, outcome = better
+        return outcome
+
+    def _one_card_slip(
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome
+    ) -> tuple[Hand, HandOutcome] | None:
+        slips = [f for f in outcome.findings if f.code in _CARD_SLIPS and f.trick is not None]
+        if not slips:
+            return None
+        plays = {(p.card.line, p.card.column): p for t in hand.tricks for p in t.plays}
+        first = next((f for f in slips if f.line is not None and (f.line, f.column or 0) in plays), None)
+        if first is None or first.line is None or first.column is None:
+            return None
+        spelt = self.check_card(plays[(first.line, first.column)].card.text, game).canonical
+        if spelt is None:
+            return None
+        places = [at for at, p in plays.items() if self.check_card(p.card.text, game).canonical == spelt]
+        placed = {self.check_card(c.text, game).canonical for c in _placed_cards(hand)}
+        candidates = [c for c in self.deck(game) if c not in placed]
+        if not candidates or len(candidates) * len(places) > _MAX_READINGS:
+            return None
+        kept = [f for f in slips if f.line is not None and (f.line, f.column) in places]
+
+        def errors(findings: list[Finding]) -> int:
+            return sum(f.severity is Severity.ERROR for f in findings)
+
+        best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
+        for at in places:
+            for card in candidates:
+                reading = _with_card(hand, at, card)
+                tried = self.play_hand(table, game, reading, dealer, steps=False)
+                count = errors(tried.findings) + len(kept)
+                if not best or count < best[0][0]:
+                    best = [(count, reading, tried, at)]
+                elif count == best[0][0]:
+                    best.append((count, reading, tried, at))
+        if len(best) > 1:  # a tie: the place the finding names (a card's second place) is the slip
+            best = [b for b in best if b[3] == (first.line, first.column)]
+        if len(best) != 1 or best[0][0] > errors(outcome.findings):
+            return None
+        _, reading, tried, _ = best[0]
+        seen = {(f.code, f.line, f.column) for f in tried.findings}
+        tried.findings = [*(f for f in kept if (f.code, f.line, f.column) not in seen), *tried.findings]
+        return reading, tried
+
     def to_play(self, game: Game, hand_number: int) -> str | None:
         """The seat after the record's last play of the hand, as the rules seat the tricks."""
         table = self.table(game)
@@ -605,6 +690,88 @@ class TrickRuleset(TokenRuleset):
                 assert dealer is not None
                 return iter(self.play_hand(table, game, hand, dealer, steps=True).steps)
         return iter(())
+
+
+_CARD_SLIPS = ("duplicate-card", "not-held")
+"""The findings that prove a played card is a slip of the pen (nobody plays a card twice, or one he does not hold)."""
+_MAX_CARD_SLIPS = 3
+"""At most this many card slips of one hand are read as meant; past that the record is judged as written."""
+_MAX_READINGS = 200
+"""At most this many readings of one slip are judged (places of the card times the cards it may stand for)."""
+
+
+def _placed_cards(hand: Hand) -> list[CardText]:
+    """Every card token the hand's tricks, discards, imp's trick, bids and turn-up place (not the deals)."""
+    from imptools.record import Bid, Discard, ImpTrick, TurnUp
+
+    out: list[CardText] = []
+    for line in hand.lines:
+        if isinstance(line, Trick):
+            out.extend(p.card for p in line.plays)
+        elif isinstance(line, (Discard, ImpTrick, Bid)):
+            out.extend(line.cards)
+        elif isinstance(line, TurnUp):
+            out.append(line.card)
+    return [c for c in out if not c.unknown]
+
+
+def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
+    """`hand` with the play whose card token stands at `at` (line, column) made `card`."""
+    lines: list[HandLine] = []
+    for line in hand.lines:
+        if isinstance(line, Trick) and any((p.card.line, p.card.column) == at for p in line.plays):
+            plays = tuple(
+                replace(p, card=replace(p.card, text=card)) if (p.card.line, p.card.column) == at else p
+                for p in line.plays
+            )
+            line = replace(line, plays=plays)
+        lines.append(line)
+    return replace(hand, lines=tuple(lines))
+
+
+def bad_players_result(game: Game, problem: str) -> GameResult:
+    """A game whose table the rules do not allow: one `bad-players` on its `Players` tag, and nothing judged."""
+    tag = next((t for t in game.tags if t.name == "Players"), None)
+    finding = Finding(
+        "bad-players",
+        problem + " (the game is not judged)",
+        tag.line if tag is not None else game.line,
+        tag.column if tag is not None else 1,
+        game.path,
+        game.index,
+    )
+    hands = tuple(HandResult(h.number, None, False, None) for h in game.hands)
+    return GameResult(game.index, game.players, hands, {}, findings=(finding,), rules_checked=False)
+
+
+def _blocking(token: list[Finding], hand: Hand) -> list[Finding]:
+    """The token findings that leave a hand unscorable: an unknown card, or a name that is nobody's on a line
+    whose cards or call count (a wrong name as the dealer or on a `score` or `total` line changes no score)."""
+    from imptools.record import ScoreLine
+
+    harmless = {(e.player.line, e.player.column) for x in hand.lines if isinstance(x, ScoreLine) for e in x.entries}
+    if hand.dealer is not None:
+        harmless.add((hand.dealer.line, hand.dealer.column))
+    return [f for f in token if not (f.code == "unknown-player" and (f.line, f.column) in harmless)]
+
+
+_REASONS = ("unknown-card", "colour-mismatch", "unknown-player", "wrong-count", "bad-call", "bad-bid")
+"""The findings that can stop a hand's score, the likeliest reason first."""
+
+
+def _unscored_reason(blocking: list[Finding], findings: list[Finding], walk: Walk | None) -> str:
+    """Why a hand that is not incomplete has no score: the finding that stopped it, or the trick the walk stopped at."""
+    for code in _REASONS:
+        for f in (*blocking, *findings):
+            if f.code == code:
+                where = f" (line {f.line})" if f.line is not None else ""
+                return f"{f.message}{where}"
+    if walk is not None and walk.stopped is not None:
+        trick = walk.stopped[0]
+        if any(p.card.unknown for p in trick.plays):
+            return f"trick {trick.number} holds a `?`, and the record does not say which card it was"
+        return f"the record does not determine who won trick {trick.number}"
+    return "the record does not determine its score"
 
 
 def _seat_token_findings(findings: list[Finding], walk: Walk) -> list[Finding]:

@@ -34,6 +34,7 @@ from imptools.rules.tricks import (
     turn_order,
     walk_tricks,
 )
+from imptools.slips import one_keystroke
 
 # --------------------------------------------------------------------------- cards
 
@@ -393,6 +394,22 @@ class Calls:
         return BOTIFARRA if self.trump is None else SUIT_NAMES[self.trump]
 
 
+def _unreadable(word: str | None) -> bool:
+    """A trump line's word that is no suit, not `delegate`, and not one keystroke from either (reported already)."""
+    return word not in TRUMP_WORDS and word != DELEGATE and trump_word_meant(word) is None
+
+
+def trump_word_meant(word: str | None) -> str | None:
+    """The suit word (or `delegate`) a trump line's word is one keystroke from, when it is not one itself.
+
+    >>> trump_word_meant("copas"), trump_word_meant("Oros"), trump_word_meant("copes"), trump_word_meant("pal")
+    ('copes', 'oros', None, None)
+    """
+    if word is None or word in TRUMP_WORDS or word == DELEGATE:
+        return None
+    return one_keystroke(word, [*TRUMP_WORDS, DELEGATE])
+
+
 def judge_calls(lines: Sequence[CallLine], dealer: str, seating: Seating) -> Calls:
     """Judge a hand's call lines, in the order they were written.
 
@@ -424,6 +441,10 @@ def judge_calls(lines: Sequence[CallLine], dealer: str, seating: Seating) -> Cal
         if line.kind != "trump":
             continue
         p = line.player
+        meant = trump_word_meant(line.word)
+        if meant is not None:  # one slip, one finding: the word is read as the one meant
+            bad.append(BadCall(i, f"{p} names `{line.word}`: read as `{meant}`, one keystroke away"))
+            line = replace(line, word=meant)
         if line.word == DELEGATE:
             if mode != PARTNERSHIP:
                 bad.append(BadCall(i, f"{p} delegates the choice of trump, but only partners may delegate"))
@@ -653,6 +674,23 @@ class Setup:
         return 4 if 1 <= who.pack <= self.piles else None
 
 
+def players_problem(game: Game) -> str | None:
+    """Why the game's table cannot play with the players `Players` names (None when it can)."""
+    n = len(game.players)
+    variant = game.tag("Variant") or (RECTOR_VICAR if n == 2 else OBLIGADA)
+    if variant in _PILES:
+        return None if n == 2 else f"Players names {n} player{'s' if n != 1 else ''}; Botifarra's {variant} is for 2"
+    if variant not in (LLIURE, OBLIGADA, CARREGAR):
+        return None  # an unknown variant is reported on its own tag
+    if game.tag("Teams") == "none":
+        if n in (3, 4):
+            return None
+        return f"Players names {n} player{'s' if n != 1 else ''}; Botifarra each for himself is for 3 or 4"
+    if n in (3, 4):
+        return None
+    return f"Players names {n} player{'s' if n != 1 else ''}; Botifarra is for 4 in partnerships, or 2 or 3"
+
+
 def setup_of(game: Game) -> Setup | None:
     """The game's setup from its tags, or None when the rules cannot judge it (a variant for another table)."""
     players = game.players
@@ -779,6 +817,10 @@ class Botifarra(TrickRuleset):
     def table(self, game: Game) -> Setup | None:
         return setup_of(game)
 
+    def players_problem(self, game: Game) -> str | None:
+        """Why the game's table cannot play with the players `Players` names (None when it can)."""
+        return players_problem(game)
+
     def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
         """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""
         from imptools.rules.botifarra_search import searchable
@@ -865,7 +907,7 @@ class Botifarra(TrickRuleset):
         if not hand.trumps:
             msg = f"hand {hand.number} has no trump line: it is not scored"
             report.add("bad-call", msg, hand.line, hand.column, None, None)
-        elif not calls.named:
+        elif not calls.named and not any(c.kind == "trump" and _unreadable(c.word) for c, _ in lines):
             msg = f"no trump line of hand {hand.number} names a suit: it is not scored"
             report.add("bad-call", msg, hand.line, hand.column, None, None)
         return calls, lines

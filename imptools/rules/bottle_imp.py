@@ -308,6 +308,26 @@ def _default_variant(game: Game) -> str:
     return game.tag("Variant") or ("bright-house" if len(game.players) == 2 else "classic")
 
 
+SEATS: dict[str, tuple[int, ...]] = {
+    "classic": (3, 4, 5, 6),
+    "teams": (4, 5, 6),
+    "teams-2-2-1-1": (6,),
+    "second-bottle": (5, 6),
+    "lopaka": (3,),
+    "bright-house": (2,),
+    "eye-of-the-demon": (2,),
+}
+"""How many players (Lopaka included) each variant seats."""
+
+
+def _seats(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return f"{counts[0]} players"
+    if counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]} players"
+    return " or ".join(str(n) for n in counts) + " players"
+
+
 # --------------------------------------------------------------------------- the ruleset
 
 
@@ -369,12 +389,23 @@ class BottleImp(TrickRuleset):
 
         return searchable(self, game, hand_number)
 
+    def players_problem(self, game: Game) -> str | None:
+        """Why the variant cannot be played by the players `Players` names (None when it can)."""
+        variant = _default_variant(game)
+        n = len(game.players)
+        seats = SEATS.get(variant)
+        if seats is None:
+            return None  # an unknown variant is reported on its own tag
+        if n not in seats:
+            return f"Players names {n} player{'s' if n != 1 else ''}; the Bottle Imp's {variant} seats {_seats(seats)}"
+        if variant == "lopaka" and LOPAKA not in game.players:
+            return f"the lopaka variant is two players and {LOPAKA}: name him in Players as `{LOPAKA}`"
+        return None
+
     def table(self, game: Game) -> Setup | None:
         variant = _default_variant(game)
         n = len(game.players)
-        if variant not in VARIANTS or n not in _TRICKS:
-            return None
-        if variant == "lopaka" and (LOPAKA not in game.players or n != 3):
+        if variant not in VARIANTS or n not in _TRICKS or self.players_problem(game) is not None:
             return None
         per_trick = 4 if variant in TWO_PACK else n
         bottles = 2 if variant == "second-bottle" else 1
@@ -389,9 +420,9 @@ class BottleImp(TrickRuleset):
         out: list[str | None] = []
         previous: str | None = None
         for hand in game.hands:
-            if hand.dealer is not None:
+            if hand.dealer is not None and hand.dealer.name in humans:
                 dealer: str | None = hand.dealer.name
-            elif previous is None:
+            elif previous is None:  # Lopaka never deals: a record naming him is answered by the alternation
                 dealer = humans[-1] if humans else None
             else:
                 dealer = next((p for p in humans if p != previous), previous)
@@ -402,9 +433,17 @@ class BottleImp(TrickRuleset):
     def play_hand(self, table: object, game: Game, hand: Hand, dealer: str, steps: bool) -> HandOutcome:
         assert isinstance(table, Setup)
         setup = table
-        if setup.lopaka and dealer == LOPAKA:
-            return HandOutcome(None, False, setup.tricks)
         report = Reporter(game, hand)
+        if setup.lopaka and hand.dealer is not None and hand.dealer.name == LOPAKA:
+            report.add(
+                "out-of-turn",
+                f"{LOPAKA} never deals: the deal alternates between the two players, "
+                f"so {dealer} deals hand {hand.number}",
+                hand.dealer.line,
+                hand.dealer.column,
+                None,
+                LOPAKA,
+            )
         bottles = [Bottle() for _ in range(setup.bottles)]
         piles: dict[str, list[int]] = {p: [] for p in setup.players}
         history: list[list[int]] = [[START_PRICE] for _ in bottles]

@@ -488,6 +488,13 @@ class NinetyNine(TrickRuleset):
         """The 37 cards: suit by suit, highest first, then the joker."""
         return [spell(c) for c in DECK]
 
+    def players_problem(self, game: Game) -> str | None:
+        """Ninety-nine is for three players."""
+        n = len(game.players)
+        if n == PLAYERS or len(set(game.players)) != n:
+            return None  # a name written twice is reported on its own
+        return f"Players names {n} player{'s' if n != 1 else ''}; Ninety-nine is for {PLAYERS}"
+
     def table(self, game: Game) -> Setup | None:
         variant = game.tag("Variant") or VARIANTS[0]
         if variant not in VARIANTS or len(game.players) != PLAYERS or len(set(game.players)) != PLAYERS:

@@ -182,11 +182,14 @@ def turn_order(players: Sequence[str], dealer: str) -> list[str]:
 
 
 def hand_dealers(game: Game, players: tuple[str, ...]) -> list[str | None]:
-    """Each hand's dealer: as written, else hand 1's is the last player and each later one the next in turn order."""
+    """Each hand's dealer: as written, else hand 1's is the last player and each later one the next in turn order.
+
+    A dealer's name that is not a player's is the mistake (it is reported): the rotation stands.
+    """
     dealers: list[str | None] = []
     previous: str | None = None
     for hand in game.hands:
-        if hand.dealer is not None:
+        if hand.dealer is not None and hand.dealer.name in players:
             dealer: str | None = hand.dealer.name
         elif previous is None:
             dealer = players[-1] if players else None
@@ -501,8 +504,14 @@ def deal_size_findings(
 def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -> None:
     """`not-held`: a card discarded or passed that its player was not dealt (when the deal is recorded)."""
     dealt: dict[str, set[int]] = {}
+    partly: set[str] = set()  # a deal with a `?` or a token that is no card proves nothing missing from it
     for deal in hand.deals:
-        dealt.setdefault(deal.player.name, set()).update(cards_of(deal.cards, resolve))
+        known = cards_of(deal.cards, resolve)
+        dealt.setdefault(deal.player.name, set()).update(known)
+        if len(known) < len(deal.cards):
+            partly.add(deal.player.name)
+    for name in partly:
+        dealt.pop(name, None)
     lines: list[tuple[str, str, CardText]] = []
     for line in hand.lines:
         if isinstance(line, Discard):
@@ -568,15 +577,22 @@ def score_mismatches(hand: Hand, scores: Mapping[str, int], totals: Mapping[str,
 
 
 def incomplete_finding(hand: Hand, tricks: int, report: Reporter) -> None:
-    """`incomplete` (a warning): the hand stops before its last trick."""
+    """`incomplete` (a warning): the hand stops before its last trick, or inside it."""
+    written = len(hand.tricks)
+    where = f"after {written} of {tricks} tricks" if written < tricks else f"inside trick {written} of {tricks}"
     report.add(
         "incomplete",
-        f"hand {hand.number} stops after {len(hand.tricks)} of {tricks} tricks; it is not scored",
+        f"hand {hand.number} stops {where}; it is not scored",
         hand.line,
         hand.column,
         None,
         None,
     )
+
+
+def not_scored_finding(hand: Hand, reason: str, report: Reporter) -> None:
+    """`not-scored` (a warning): a hand that is not incomplete, but whose score cannot be computed, and why."""
+    report.add("not-scored", f"hand {hand.number} is not scored: {reason}", hand.line, hand.column, None, None)
 
 
 def game_over(
