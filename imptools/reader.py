@@ -900,12 +900,19 @@ class _Assembler:
         self.pending_comments.append(CommentLine(text, line, column))
 
     def unread(self, text: str, line: int) -> None:
-        """A line not read (its finding is reported apart): kept verbatim where it stands, like a comment."""
+        """A line not read (its finding is reported apart): kept verbatim where it stands.
+
+        It stays in the game and hand it sits in, after the comments before it, even when a new game starts
+        right after it (unlike a comment line): a file cut into pieces before its tags (`imptools.parallel`)
+        reads the same.
+        """
         if self.unread_chars + len(text) > MAX_UNREAD_CHARS:
             self.unread_lost += 1
             return
         self.unread_chars += len(text)
         self.pending_comments.append(UnreadLine(text, line))
+        if self.started:
+            self._place_pending_comments()
 
     def _place_pending_comments(self) -> None:
         if not self.pending_comments:
@@ -973,7 +980,6 @@ class _Assembler:
             )
             if raw is not None:
                 self.unread(raw, element.line)
-                self._place_pending_comments()
             return
         self._place_pending_comments()
         if isinstance(element, _BEFORE_TRICKS):

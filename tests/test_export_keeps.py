@@ -165,10 +165,12 @@ def test_a_line_not_read_stays_in_its_hand_and_between_the_same_lines() -> None:
     hand1 = game.hands[0]
     assert [type(x).__name__ for x in hand1.lines] == ["Deal", "Trick", "UnreadLine", "Trick"]
     assert "1. Adam:24 15 17 32 {17 takes the bottle}\n@@ coffee break\n2. Christian:8 4 6 7\n" in written
-    between = HEAD + HAND + "\nscribbled between games\n\n" + HEAD + HAND
-    first, second = assert_nothing_lost(between)[0]
-    assert unread([first]) == [] and [type(x).__name__ for x in second.header][:1] == ["UnreadLine"]
-    assert "2. Christian:8 4 6 7\n\nscribbled between games\n[Game" in assert_nothing_lost(between)[1]
+    # between two games, it stays with the game before it (a comment line there goes with the next game's tags)
+    between = HEAD + HAND + "\nscribbled between games\n; the second game\n\n" + HEAD + HAND
+    (first, second), written = assert_nothing_lost(between)
+    assert unread([first]) == ["scribbled between games"] and unread([second]) == []
+    assert [type(x).__name__ for x in second.header][:1] == ["CommentLine"]
+    assert "2. Christian:8 4 6 7\nscribbled between games\n\n; the second game\n[Game" in written
 
 
 def imp(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
