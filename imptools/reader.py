@@ -1227,7 +1227,7 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
         if fast is not None:
             if isinstance(fast, (Tag, Hand)):
                 asm.notation_seen = True
-            yield from asm.feed(fast, text)
+            yield from asm.feed(fast, logical.raw)
             asm._flush_findings()
             continue
         parser = line_parser()
