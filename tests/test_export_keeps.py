@@ -128,7 +128,10 @@ HAND = (
         (HEAD + HAND + '[Event "second game\n' + "hand 1\n1. Adam:24 15 17 32\n", ['[Event "second game']),
         ("shopping: eggs\n" + HEAD + HAND, ["shopping: eggs"]),
         (HEAD + "deal Adam 2 4 6\n" + HAND, ["deal Adam 2 4 6"]),  # read, but before any hand: no place
-        (HEAD + "1. Adam:24 15 17 32 {never closed\n" + HAND, ["1. Adam:24 15 17 32 {never closed"]),
+        (
+            HEAD + "1. Adam:24 15 17 32 {never closed\nhand 1 dealer Doris\n1. Adam:24 15 17 32\n",
+            ["1. Adam:24 15 17 32 {never closed"],
+        ),
         ("{a note about nothing}\n" + HEAD + HAND, ["{a note about nothing}"]),
         ("   indented garbage\t\n" + HEAD + HAND + "score Adam ten\n", ["   indented garbage\t", "score Adam ten"]),
         (HEAD + HAND + "total Adam 1, Betty 2\n", ["total Adam 1, Betty 2"]),
