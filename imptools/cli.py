@@ -152,11 +152,12 @@ def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
             _print_failures(console, failures)
     if json:
         _print_json(
+            "score",
             {
                 "games": out,
                 "unreadable": inputs.unreadable_list(),
                 "internal": [f.to_dict() for f in inputs.internal],
-            }
+            },
         )
     else:
         _print_failures(console, [f for f in inputs.internal if f.message.startswith("imptools failed while reading")])
@@ -561,7 +562,7 @@ def replay(
     if json:
         from imptools.replay import game_to_dict
 
-        _print_json({"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
+        _print_json("replay", {"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
     elif step:
         if not any(g.replayable for g in games):
             _error(f"{file}: nothing to replay: imptools cannot step through these hands yet")
@@ -646,7 +647,7 @@ def analyse(
         raise typer.Exit(EXIT_UNREADABLE)
     runner = Runner(jobs or cores(), scheduler)
     if json:
-        _print_json({"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
+        _print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
     else:
         from imptools.present.analysis import print_analyses
 
