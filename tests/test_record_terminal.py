@@ -20,8 +20,7 @@ from imptools.reader import read_games
 from imptools.record import Game
 
 ROOT = Path(__file__).resolve().parents[1]
-RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
-needs_rulebook = pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared conformance records are not here")
+RULEBOOK = ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp"
 PLAYERS = "Adam Betty Christian Doris"
 
 
@@ -47,7 +46,6 @@ def _command(path: Path) -> str:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
-@needs_rulebook
 def test_rulebook_example_typed_in_tmux_killed_in_trick_5_and_resumed(tmp_path: Path) -> None:
     session = f"imp-record-{os.getpid()}"
     tmux = ["tmux", "-L", session]
@@ -119,7 +117,6 @@ def test_rulebook_example_typed_in_tmux_killed_in_trick_5_and_resumed(tmp_path: 
     assert game.tag("Event") == "Thursday club"
 
 
-@needs_rulebook
 def test_a_refused_card_asked_about_through_a_pty(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     path = tmp_path / "night.imp"
@@ -158,8 +155,8 @@ def test_a_refused_card_asked_about_through_a_pty(tmp_path: Path) -> None:
 
 
 CLEAN = {
-    "botifarra": ROOT.parent / "shared" / "conformance" / "botifarra" / "carregar-clean-2001.imp",
-    "ninety-nine": ROOT.parent / "shared" / "conformance" / "ninety-nine" / "clean-5001.imp",
+    "botifarra": ROOT / "tests" / "conformance" / "botifarra" / "carregar-clean-2001.imp",
+    "ninety-nine": ROOT / "tests" / "conformance" / "ninety-nine" / "clean-5001.imp",
 }
 
 
@@ -167,8 +164,6 @@ CLEAN = {
 def test_first_hand_of_each_game_typed_through_a_pty(name: str, tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     source = CLEAN[name]
-    if not source.exists():
-        pytest.skip("the shared conformance records are not here")
     text = source.read_text()
     game = _game(text)
     hand = game.hands[0]
@@ -214,7 +209,6 @@ def test_first_hand_of_each_game_typed_through_a_pty(name: str, tmp_path: Path) 
     assert [f for f in judge_game(recorded).all_findings() if f.is_error] == []
 
 
-@needs_rulebook
 def test_kill_9_in_trick_5_then_the_same_command_resumes(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     import signal

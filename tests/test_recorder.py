@@ -11,7 +11,7 @@ from imptools.reader import read_games
 from imptools.record import Game, Trick
 from imptools.recorder import Recorder, new_record
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 RULEBOOK = CONFORMANCE / "bottle-imp" / "rulebook-example.imp"
 CLEAN = {
     "bottle-imp": CONFORMANCE / "bottle-imp" / "classic-4p-clean-1001.imp",
