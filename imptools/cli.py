@@ -690,7 +690,7 @@ def record(
       imp record tute.imp --game botifarra --players "Anna Berta Carles Dolors" --variant lliure
     """
     from imptools.present.recording import run_recording
-    from imptools.recorder import Recorder
+    from imptools.recorder import RecordBusy, Recorder, RecordLock
 
     tags: list[tuple[str, str]] = []
     for t in tag or []:
@@ -700,14 +700,27 @@ def record(
             raise typer.Exit(EXIT_UNREADABLE)
         tags.append((name, value))
     try:
-        rec = Recorder.open(file, game, players, variant, tags)
-    except ValueError as exc:
-        _error(f"{file}: {exc}")
+        lock = RecordLock.take(file)
+    except RecordBusy as exc:
+        _error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
-    except OSError as exc:
-        _error(f"{file}: {exc.strerror or exc}")
-        raise typer.Exit(EXIT_UNREADABLE) from None
-    run_recording(rec)
+    try:
+        if lock.fd is None:
+            _error(f"{file}: cannot lock it ({lock.why}): a second recorder on it would not be kept off")
+        elif lock.taken_over is not None:
+            _error(f"{file}: the lock left by process {lock.taken_over}, which is no longer running, is taken over")
+        try:
+            rec = Recorder.open(file, game, players, variant, tags)
+        except ValueError as exc:
+            _error(f"{file}: {exc}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        except OSError as exc:
+            _error(f"{file}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        if not run_recording(rec):
+            raise typer.Exit(EXIT_FOUND)
+    finally:
+        lock.release()
 
 
 @app.callback(invoke_without_command=True)
