@@ -308,3 +308,42 @@ def test_no_lock_on_a_read_only_folder_is_said_and_recording_goes_on(small_fs: P
     rec = Recorder.open(str(path))
     rec.enter("hand 1 dealer Doris")
     assert "Read-only file system" in rec.news()[-1] and rec.unwritten and rec.side is not None
+
+
+def test_a_full_disk_at_the_table_through_a_pty_is_told_and_nothing_is_lost(small_fs: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = small_fs / "night.imp"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    command = f"exec {sys.executable} -m imptools record {path} --game bottle-imp --players '{PLAYERS}'"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
+    try:
+        child.expect("hand 1:")
+        for e in ENTRIES[: FIRST_PLAY + 1]:
+            child.sendline(e)
+        child.expect("trick 1, Betty:")
+        filler = _fill(small_fs)
+        child.sendline(ENTRIES[FIRST_PLAY + 1])
+        child.expect(f"cannot write {path}: No space left on device")
+        child.expect("trick 1, Christian:")
+        child.sendline(ENTRIES[FIRST_PLAY + 2])
+        child.expect("2 entries kept here")
+        child.expect("trick 1, Doris:")
+        child.sendline("quit")
+        child.expect(r"lacks the last 2 entries: the whole record is in ([^\s\x1b]+)")
+        side = Path(child.match.group(1))
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 1
+    assert _plays(path.read_text()) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 1]
+    assert _plays(side.read_text()) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 3]
+    filler.unlink()
+    again = pexpect.spawn(
+        "/bin/sh", ["-c", f"exec {sys.executable} -m imptools record {path}"], env=env, encoding="utf-8", timeout=60
+    )
+    try:
+        again.expect("trick 1, Betty:")  # the file as written: the side copy holds the rest, as told
+        again.sendline("quit")
+        again.expect(pexpect.EOF)
+    finally:
+        again.close(force=True)
