@@ -677,9 +677,16 @@ def record(
     pass, trump, contro, bid, declare, score, {a comment}, ; a remark). Tab
     offers the cards that player may hold. A card or call the rules refuse is
     shown with the words of imp validate and asked about: confirm it to record
-    it as played, or enter it again. `undo` takes the last entry back; `quit` or
+    it as played, or enter it again; an entry that does not read (not notation,
+    not a card, not a player) is refused in the same words. Before trick 1 the
+    prompt asks for Botifarra's trump line and Ninety-nine's bids. `undo` takes
+    the last entry back; `save` writes again after the disk refused; `quit` or
     Ctrl-D stops. The file on disk is always valid notation: run the same
-    command again after a crash and it carries on where the record stops.
+    command again after a crash and it carries on where the record stops. A
+    second recorder on the same file is refused; entries the disk cannot take
+    are kept and copied to a side file that is named; a file changed by another
+    program is read again, never overwritten. Exit 1 when the file lacks entries
+    at the end.
 
     Examples:
 

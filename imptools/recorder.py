@@ -6,14 +6,21 @@ recorder works out the text the file would hold with it (a card joins the open
 trick's line, or opens the next trick; the first entry after a complete hand
 opens the next hand), judges that text as `imp validate` would, and returns the
 findings the entry brings that were not there before. The caller shows them and
-*accepts* the proposal (or drops it); accepting writes the whole file atomically
-(temporary file, fsync, rename), so the file on disk is always valid notation
-and always the record as accepted so far. `undo` takes the last entry back the
-same way. Reading a file and carrying on is the same as never having stopped:
-everything the recorder knows comes from the text.
+*accepts* the proposal (or drops it); an entry that does not read at all gets a
+`refusal` instead, in `imp validate`'s words. Accepting writes the whole file
+atomically (temporary file, fsync, rename), so the file on disk is always valid
+notation and always the record as accepted so far. `undo` takes the last entry
+back the same way. Reading a file and carrying on is the same as never having
+stopped: everything the recorder knows comes from the text.
 
-Nothing here names a game: the ruleset of the `Game` tag says which cards there
-are (`Ruleset.deck`) and who plays next (`Ruleset.to_play`).
+The file may fail (a full disk, a read-only file system, a move) or change under
+the recorder (another program): `Recorder.save` keeps every entry, in memory and
+in a side file, writes them when it can, and never overwrites what another
+program wrote (see `save`); `RecordLock` keeps a second recorder off the file.
+
+Nothing here names a game but `_BEFORE_TRICK_1` (the line each game asks for
+before trick 1): the ruleset of the `Game` tag says which cards there are
+(`Ruleset.deck`) and who plays next (`Ruleset.to_play`).
 """
 
 from __future__ import annotations
