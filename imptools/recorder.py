@@ -574,10 +574,26 @@ class Recorder:
         if written is not None and kind == "line":
             lines[written] = self._canonical(lines, written)
         new = self._new_findings(lines, whole=word == "total")
+        if word == "hand" and written is not None:  # the judged view writes the hand's dealer out: its own line
+            new += self._line_findings(lines, written + 1, {(f.code, f.message) for f in new})
         unread = [f for f in new if f.code in REFUSED]
         refusal = "; ".join(format_finding(f) for f in unread) if unread else None
         entry = lines[written].strip() if written is not None else entry
         return Proposal(entry, tuple(lines), tuple(new), kind, refusal)
+
+    def _line_findings(self, lines: Sequence[str], number: int, seen: set[tuple[str, str]]) -> list[Finding]:
+        """The findings that do not read on line `number` of the whole file (`unknown-player` for a dealer)."""
+        judged = self._read(lines, self._bases)
+        found = [
+            *(judged.game.findings if judged.game is not None else ()),
+            *(judged.result.all_findings() if judged.result is not None else ()),
+        ]
+        out: list[Finding] = []
+        for f in found:
+            if f.line == number and f.code in REFUSED and (f.code, f.message) not in seen:
+                seen.add((f.code, f.message))
+                out.append(f)
+        return out
 
     @staticmethod
     def _is_card(text: str, game: Game | None, ruleset: Ruleset | None) -> bool:

@@ -196,7 +196,11 @@ def run_recording(rec: Recorder, console: Console | None = None) -> bool:
             unread = [format_finding(f) for f in proposal.findings if f.code in REFUSED]
             for words in unread or [proposal.refusal]:
                 console.print(Text(f"  {words}", style="red"))
-            console.print("not recorded: enter it again")
+            players = " ".join(rec.status().players)
+            if any(f.code == "unknown-player" for f in proposal.findings) and players:
+                console.print(f"not recorded: enter it again (the players are {players})")
+            else:
+                console.print("not recorded: enter it again")
             continue
         if proposal.findings:
             for f in proposal.findings:
