@@ -518,6 +518,14 @@ class Recorder:
         lines = list(self.lines)
         game, hand, hr = self._last()
         view = self._view(self.lines)
+        done = hand is None or (hr is not None and hr.complete and self._open_trick(hand, self.steps()) is None)
+        first = entry.split()[0].lower()
+        opens = first in ("hand", "score", "total") or entry[0] in "[;{"
+        if done and not opens and game is not None and _BEFORE_TRICK_1.get(game.game_name or ""):
+            ahead = list(self.lines)  # the next hand's line first, so that what it needs first is asked for
+            _blank_before(ahead)
+            ahead.append(f"hand {(view.number or 0) + 1}")
+            return Recorder(ahead, None, self._cache, self._bases).propose(entry)
         need = self.needs() if hand is not None else None
         word = entry.split()[0].lower()
         is_line = word in LINE_KEYWORDS or entry[0] in "[;" or bool(_TRICK_LINE.match(entry))
@@ -544,7 +552,6 @@ class Recorder:
         if kind == "play":
             entry = self._spelt(entry, game, ruleset)
         opens_hand = word == "hand" or entry[0] in "[;" or word == "total" or word == "score"
-        done = hand is None or (hr is not None and hr.complete and self._open_trick(hand, self.steps()) is None)
         if done and not opens_hand and not (is_note and hand is not None):
             _blank_before(lines)
             lines.append(f"hand {(view.number or 0) + 1}")

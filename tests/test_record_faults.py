@@ -308,6 +308,8 @@ def test_no_lock_on_a_read_only_folder_is_said_and_recording_goes_on(small_fs: P
     rec = Recorder.open(str(path))
     rec.enter("hand 1 dealer Doris")
     assert "Read-only file system" in rec.news()[-1] and rec.unwritten and rec.side is not None
+    assert "hand 1 dealer Doris" in Path(rec.side).read_text()
+    Path(rec.side).unlink()
 
 
 def test_a_full_disk_at_the_table_through_a_pty_is_told_and_nothing_is_lost(small_fs: Path) -> None:
@@ -337,6 +339,7 @@ def test_a_full_disk_at_the_table_through_a_pty_is_told_and_nothing_is_lost(smal
     assert child.exitstatus == 1
     assert _plays(path.read_text()) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 1]
     assert _plays(side.read_text()) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 3]
+    side.unlink()
     filler.unlink()
     again = pexpect.spawn(
         "/bin/sh", ["-c", f"exec {sys.executable} -m imptools record {path}"], env=env, encoding="utf-8", timeout=60

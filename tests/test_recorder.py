@@ -499,3 +499,18 @@ def test_an_annotation_after_a_line_goes_on_its_line_and_comes_back_alone() -> N
     assert rec.lines[-1] == f"{last} {{dealt in a hurry}}"
     assert rec.undo() == "{dealt in a hurry}"
     assert rec.lines[-1] == last
+
+
+def test_the_next_hand_asks_first_for_its_trump_line_too() -> None:
+    text = CLEAN["botifarra"].read_text()
+    tags, entries = _entries(text)
+    second = next(i for i, e in enumerate(entries) if e.startswith("hand 2"))
+    rec = _record(tags, [e for e in entries[:second] if not e.startswith(("score", "total"))])
+    assert rec.status().complete
+    proposal = rec.propose("5o")  # a card typed for hand 2 before its trump line
+    assert proposal is not None and proposal.refusal is not None and "hand 2 has no trump named yet" in proposal.refusal
+    proposal = rec.propose("oros")  # the dealer by rotation names it
+    assert proposal is not None and proposal.refusal is None
+    rec.accept(proposal)
+    assert rec.lines[-3:] == ["", "hand 2", "trump Ana oros"]
+    assert rec.status().prompt() == "trick 1, Bernat: "
