@@ -205,6 +205,7 @@ class Recorder:
     """The side file holding the record as the recorder has it, when the file itself could not take it."""
     _said: list[str] = field(default_factory=list)
     _failing: bool = False
+    _alien: Snapshot | None = None
 
     @classmethod
     def from_text(cls, text: str, path: str | None = None) -> Recorder:
@@ -726,8 +727,19 @@ class Recorder:
             return False
         if now == self._disk or now is None:
             return False
+        if data is not None and data.decode("utf-8", "replace") == self._text_of(self._written):
+            self._disk = now  # touched, not changed
+            return False
+        if not _utf8(data) and not self.unwritten:
+            if self._alien != now:  # said once; entries typed meanwhile are kept aside by `save`
+                self._alien = now
+                self._said.append(
+                    f"{shown(self.path)} was changed by another program and is not UTF-8 text: it is left as it "
+                    "is, and what is entered now is kept here and in a side file until it is text again"
+                )
+            return False
         if self.unwritten:
-            return not self.save()
+            return not self.save()  # the entries added to it, or kept aside: `save` says which
         self._take(now, data)
         self._said.append(f"{shown(self.path)} was changed by another program: read again as it now is")
         return True
@@ -797,6 +809,8 @@ class Recorder:
         """Another program wrote the file: take its text, and add the unwritten entries when they still stand."""
         assert self.path is not None
         path = shown(self.path)
+        if not _utf8(data):  # nothing to carry on from, and nothing to overwrite: kept as if unwritable
+            return self._unsaved(OSError(0, "another program wrote it, not as UTF-8 text; it is left as it is"))
         ours = self.text
         pending = list(self.unwritten)
         theirs = Recorder.from_text((data or b"").decode("utf-8", "replace"), self.path)
@@ -874,6 +888,14 @@ class Recorder:
                 self.side = place
             return place
         return None
+
+
+def _utf8(data: bytes | None) -> bool:
+    try:
+        (data or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
 
 
 def _key(f: Finding) -> tuple[object, ...]:

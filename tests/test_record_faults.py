@@ -350,3 +350,22 @@ def test_a_full_disk_at_the_table_through_a_pty_is_told_and_nothing_is_lost(smal
         again.expect(pexpect.EOF)
     finally:
         again.close(force=True)
+
+
+def test_a_file_another_program_wrote_as_something_else_than_utf8_is_left_alone(tmp_path: Path) -> None:
+    path = tmp_path / "night.imp"
+    rec = _started(path, FIRST_PLAY + 1)
+    _other_program(path, "p.write_bytes(text.encode() + '; Glòria\\n'.encode('latin-1')); raise SystemExit")
+    theirs = path.read_bytes()
+    assert rec.refresh() is False and "is not UTF-8 text: it is left as it is" in rec.news()[0]
+    assert rec.refresh() is False and rec.news() == []  # said once
+    rec.enter(ENTRIES[FIRST_PLAY + 1])
+    said = rec.news()
+    assert "not as UTF-8 text" in said[0] and "1 entry kept here" in said[0]
+    assert path.read_bytes() == theirs  # not a byte of theirs changed
+    assert rec.side is not None and _plays(Path(rec.side).read_text()) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 2]
+    path.write_bytes(theirs.replace("ò".encode("latin-1"), "ò".encode()))  # mended by hand
+    rec.enter(ENTRIES[FIRST_PLAY + 2])
+    on_disk = path.read_text()
+    assert "; Glòria" in on_disk and _plays(on_disk) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 3]
+    assert rec.side is None
