@@ -162,6 +162,15 @@ def run_recording(rec: Recorder, console: Console | None = None) -> bool:
     if old:
         console.print(f"[yellow]{len(old)} finding(s) in the record so far (imp validate shows them)[/]")
     console.print(status_view(rec, sheet=True))
+    try:
+        _loop(rec, session, console)
+    except Exception:  # a fault of imptools itself: the record still goes somewhere before the error is told
+        _finish(rec, console)
+        raise
+    return _finish(rec, console)
+
+
+def _loop(rec: Recorder, session: PromptSession[str], console: Console) -> None:
     while True:
         if rec.refresh():
             _news(rec, console)
@@ -220,7 +229,6 @@ def run_recording(rec: Recorder, console: Console | None = None) -> bool:
                 console.print(f"written: {line}")
             continue
         console.print(status_view(rec))
-    return _finish(rec, console)
 
 
 def _finish(rec: Recorder, console: Console) -> bool:
