@@ -18,9 +18,9 @@ the recorder (another program): `Recorder.save` keeps every entry, in memory and
 in a side file, writes them when it can, and never overwrites what another
 program wrote (see `save`); `RecordLock` keeps a second recorder off the file.
 
-Nothing here names a game but `_BEFORE_TRICK_1` (the line each game asks for
-before trick 1): the ruleset of the `Game` tag says which cards there are
-(`Ruleset.deck`) and who plays next (`Ruleset.to_play`).
+Nothing here names a game: the ruleset of the `Game` tag says which cards there
+are (`Ruleset.deck`), who plays next (`Ruleset.to_play`), and, through its
+simulator, which lines a hand needs before trick 1 (`Recorder.needs`).
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from random import Random
 
 if sys.platform != "win32":
     import fcntl
@@ -43,7 +44,7 @@ from imptools.check import judge_game
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
 from imptools.findings import Finding
 from imptools.reader import read_games
-from imptools.record import Bid, Game, Hand, Trick
+from imptools.record import Game, Hand, Trick
 from imptools.replay import replay
 from imptools.rules import GameResult, HandResult, Ruleset, get_ruleset
 from imptools.rules.steps import KNOWN_FROM_DEAL, Step
@@ -62,8 +63,8 @@ _IGNORED = frozenset({"incomplete", "not-scored"})
 """Codes an entry never shows: a record being kept is incomplete (and not scored) until its hand ends."""
 REFUSED = frozenset({"syntax", "unknown-card", "unknown-player", "colour-mismatch"})
 """Codes of an entry that does not read, as `imp validate` words them: refused, never "recorded as played"."""
-_BEFORE_TRICK_1 = {"botifarra": "trump", "ninety-nine": "bid"}
-"""The line each game asks for before trick 1 (see `Recorder.needs`)."""
+_PLACES = frozenset({"deal", "discard", "pass", "open", "imp"})
+"""Lines that say where cards are: never asked for first."""
 _NOTES = re.compile(r"\{[^}]*\}")
 _MARK = re.compile(r"[!?]{1,2}$")
 _PLAY = re.compile(r"^(?P<who>[^\s:{]+:)?(?P<card>\?|[^\s!?{]+)(?P<mark>[!?]{1,2})?(?P<rest>\s*\{.*)?$")
@@ -80,6 +81,63 @@ class Proposal:
     """`play` (a card for the player to move), or `line` (a line of the notation)."""
     refusal: str | None = None
     """Why the entry is not to be recorded at all (it does not read, or comes too early); None when it may be."""
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """A line the open hand needs before trick 1: its first word and the player to write it (None: not known)."""
+
+    kind: str
+    player: str | None
+    each: bool
+    """Every player writes one (a bid), rather than one player for the hand (a trump call)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _First:
+    kind: str
+    offset: int
+    """Who writes the first such line, counted from the dealer (0: the dealer, 1: the next player)."""
+    each: bool
+    width: int
+    """How many words follow the player's name on the line (a bid's three cards)."""
+
+
+_LEARNT: dict[tuple[str | None, str | None, int], tuple[_First, ...]] = {}
+
+
+def _asked_first(game: Game) -> tuple[_First, ...]:
+    """The lines `game` asks for before trick 1, as its simulator writes a hand (learnt once per table)."""
+    key = (game.game_name, game.tag("Variant"), len(game.players))
+    if key not in _LEARNT:
+        _LEARNT[key] = _learn(game)
+    return _LEARNT[key]
+
+
+def _learn(game: Game) -> tuple[_First, ...]:
+    ruleset = get_ruleset(game.game_name)
+    players = list(game.players)
+    if ruleset is None or not players:
+        return ()
+    try:
+        simulator = ruleset.simulator(game)
+        dealt = simulator.deal(players[-1], Random(0)) if simulator is not None else None
+    except (ValueError, KeyError, IndexError):  # a table the simulator does not deal: nothing asked first
+        return ()
+    if dealt is None:
+        return ()
+    names: dict[str, list[str]] = {}
+    widths: dict[str, int] = {}
+    for line in dealt.play_only:
+        words = line.split()
+        if len(words) > 1 and words[0] in LINE_KEYWORDS and words[0] not in _PLACES:
+            names.setdefault(words[0], []).append(words[1].split(".")[0])
+            widths.setdefault(words[0], len(words) - 2)
+    out = []
+    for kind, who in names.items():
+        offset = (players.index(who[0]) + 1) % len(players) if who[0] in players else 0
+        out.append(_First(kind, offset, sorted(who) == sorted(players), widths[kind]))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,7 +162,7 @@ class Status:
     score_written: bool = False
     last_trick: tuple[int, str | None, tuple[tuple[str, str], ...]] | None = None
     """The last full trick: its number, its winner and its plays."""
-    needs: tuple[str, str | None] | None = None
+    needs: Need | None = None
     """What the hand needs before trick 1 and has not got (`Recorder.needs`)."""
 
     def prompt(self) -> str:
@@ -114,10 +172,11 @@ class Status:
         if self.complete:
             return f"hand {self.hand} done, next: "
         if self.needs is not None:
-            kind, who = self.needs
-            if kind == "trump":
-                return f"hand {self.hand}, trump by {who}: " if who else f"hand {self.hand}, trump: "
-            return f"hand {self.hand}, {kind} {who}: "
+            need = self.needs
+            if need.each:
+                return f"hand {self.hand}, {need.kind} {need.player}: "
+            by = f" by {need.player}" if need.player else ""
+            return f"hand {self.hand}, {need.kind}{by}: "
         who = f", {self.to_play}" if self.to_play else ""
         return f"trick {self.trick or 1}{who}: "
 
@@ -478,31 +537,33 @@ class Recorder:
 
     # ------------------------------------------------------------------ entries
 
-    def needs(self) -> tuple[str, str | None] | None:
-        """What the game needs before trick 1 of the open hand and has not got: `("trump", CHOOSER)`,
-        `("bid", PLAYER)`, or None.
+    def needs(self) -> Need | None:
+        """What the open hand needs before trick 1 and has not got (None once trick 1 is under way).
 
-        Botifarra's hand is not played without its `trump` line (CHOOSER is the dealer,
-        or None once the dealer delegated); Ninety-nine's players bid before trick 1,
-        each in turn from the player after the dealer (`bid NAME ? ? ?` for a bid not
-        known). Once trick 1 is under way nothing more is asked.
+        What a game asks first is learnt from its own simulator (`_asked_first`): the
+        lines a simulated hand writes before trick 1 that its score rests on, other
+        than the deal. A line every player writes (a bid) is asked of each player in
+        turn, from the one who writes the first; a line of one player (the trump
+        call) is asked while the judge reports the hand's call missing (a `bad-call`
+        on the `hand` line, naming no player), of the player who writes it, counted from the
+        dealer, until a line of that kind is written (then the whole line is asked).
         """
         game, hand, hr = self._last()
         if game is None or hand is None or hr is None or hand.tricks or hr.complete:
             return None
-        kind = _BEFORE_TRICK_1.get(game.game_name or "")
-        if kind == "trump":
-            if not any(f.code == "bad-call" and f.player is None and f.trick is None for f in hr.findings):
-                return None
-            return ("trump", None if hand.trumps else hr.dealer)
-        if kind == "bid":
-            players = list(game.players)
-            bid = {line.player.name for line in hand.lines if isinstance(line, Bid)}
-            first = self.to_play()
-            at = players.index(first) if first in players else 0
-            for p in players[at:] + players[:at]:
-                if p not in bid:
-                    return ("bid", p)
+        players = list(game.players)
+        view = self._view(self.lines).lines
+        written = [line.split() for line in view[hand.line :] if line.strip()]
+        dealer = players.index(hr.dealer) if hr.dealer in players else len(players) - 1
+        for first in _asked_first(game):
+            who = [w[1].split(".")[0] for w in written if len(w) > 1 and w[0] == first.kind]
+            if first.each:
+                at = (dealer + first.offset) % len(players)
+                for p in players[at:] + players[:at]:
+                    if p not in who:
+                        return Need(first.kind, p, True)
+            elif any(f.code == "bad-call" and f.player is None and f.line == hand.line for f in hr.findings):
+                return Need(first.kind, None if who else players[(dealer + first.offset) % len(players)], False)
         return None
 
     def propose(self, entry: str) -> Proposal | None:
@@ -522,7 +583,7 @@ class Recorder:
         done = hand is None or (hr is not None and hr.complete and self._open_trick(hand, self.steps()) is None)
         first = entry.split()[0].lower()
         opens = first in ("hand", "score", "total") or entry[0] in "[;{"
-        if done and not opens and game is not None and _BEFORE_TRICK_1.get(game.game_name or ""):
+        if done and not opens and game is not None and _asked_first(game):
             ahead = list(self.lines)  # the next hand's line first, so that what it needs first is asked for
             _blank_before(ahead)
             ahead.append(f"hand {(view.number or 0) + 1}")
@@ -532,13 +593,14 @@ class Recorder:
         is_line = word in LINE_KEYWORDS or entry[0] in "[;" or bool(_TRICK_LINE.match(entry))
         is_note = entry.startswith("{")
         ruleset = get_ruleset(game.game_name) if game is not None else None
-        if not is_line and not is_note and need is not None:
-            if need[0] == "bid":
-                entry = f"bid {need[1]} {'? ? ?' if entry == '?' else entry}"
-                word, is_line = "bid", True
-            elif need[1] is not None and not self._is_card(entry.split()[0], game, ruleset):
-                entry = f"trump {need[1]} {entry}"
-                word, is_line = "trump", True
+        if not is_line and not is_note and need is not None and need.player is not None:
+            if need.each:  # what is typed is that player's line: `KD 9S 7H`, `3`, or `?` for one not known
+                width = next((f.width for f in _asked_first(game) if f.kind == need.kind), 1) if game else 1
+                entry = f"{need.kind} {need.player} {' '.join(['?'] * width) if entry == '?' else entry}"
+                word, is_line = need.kind, True
+            elif not self._is_card(entry.split()[0], game, ruleset):  # `oros`: the player's call
+                entry = f"{need.kind} {need.player} {entry}"
+                word, is_line = need.kind, True
         words = _NOTES.sub(" ", entry).split()
         if not is_line and not is_note and len(words) > 1:
             if all(self._is_card(w, game, ruleset) for w in words):
@@ -546,9 +608,9 @@ class Recorder:
                 return Proposal(entry, tuple(lines), (), "play", why)
             is_line = True  # not one play: judged as the line it would be (`dael Adam ...`: did you mean `deal`?)
         kind = "line" if is_line or is_note else "play"
-        if need is not None and need[0] == "trump" and (kind == "play" or _TRICK_LINE.match(entry)):
-            chooser = f"`trump {need[1]} SUIT`, or `trump {need[1]} delegate`" if need[1] else "`trump PARTNER SUIT`"
-            why = f"hand {view.number} has no trump named yet: its trump line comes before trick 1 ({chooser})"
+        if need is not None and not need.each and (kind == "play" or _TRICK_LINE.match(entry)):
+            whose = need.player or "NAME"
+            why = f"hand {view.number} has no {need.kind} yet: its `{need.kind} {whose} ...` line comes before trick 1"
             return Proposal(entry, tuple(lines), (), kind, why)
         if kind == "play":
             entry = self._spelt(entry, game, ruleset)

@@ -299,7 +299,7 @@ def test_the_trump_line_and_the_bids_are_asked_for_before_trick_1_through_a_pty(
         child.sendline("hand 1 dealer Dolors")
         child.expect("hand 1, trump by Dolors:")
         child.sendline("5o")
-        child.expect("its trump line comes before trick 1")
+        child.expect(r"hand 1 has no trump yet: its `trump Dolors \.\.\.` line comes before trick 1")
         child.expect("hand 1, trump by Dolors:")
         child.sendline("oros")
         child.expect("trick 1, Ana:")

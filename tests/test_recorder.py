@@ -425,10 +425,7 @@ def test_botifarra_asks_for_the_trump_line_before_trick_1() -> None:
     for card in ("5o", "1. 5o"):
         proposal = rec.propose(card)
         assert proposal is not None
-        assert proposal.refusal == (
-            "hand 1 has no trump named yet: its trump line comes before trick 1 "
-            "(`trump Dolors SUIT`, or `trump Dolors delegate`)"
-        )
+        assert proposal.refusal == "hand 1 has no trump yet: its `trump Dolors ...` line comes before trick 1"
     rec.enter("delegate")  # a bare word at that prompt is the dealer's trump line
     assert rec.lines[-1] == "trump Dolors delegate"
     assert rec.status().prompt() == "hand 1, trump: "
@@ -453,6 +450,22 @@ def test_ninety_nine_asks_for_each_bid_before_trick_1() -> None:
     assert rec.lines[-3:] == ["bid Al KD 9S 7H", "bid Bo 3", "bid Cy ? ? ?"]
     assert rec.status().prompt() == "trick 1, Al: "
     assert ("bids", "Al 3, Bo 3, Cy ?") in rec.status().detail
+    rec.enter("turnup 6C")  # a second turn-up is a mistake of its own: it does not hold the hand up
+    assert rec.status().prompt() == "trick 1, Al: "
+
+
+def test_what_each_game_asks_first_is_learnt_from_its_simulator() -> None:
+    from imptools.recorder import _asked_first
+
+    def asked(game: str, players: str, variant: str | None = None) -> list[tuple[str, int, bool]]:
+        rec = Recorder.from_text(new_record(game, players, variant))
+        assert rec.game is not None
+        return [(f.kind, f.offset, f.each) for f in _asked_first(rec.game)]
+
+    assert asked("bottle-imp", "Adam Betty Christian Doris") == []
+    assert ("trump", 0, False) in asked("botifarra", "Ana Bernat Carles Dolors")  # the dealer names trump
+    assert asked("botifarra", "Ana Bernat", "rector-vicar")[0] == ("trump", 0, False)
+    assert ("bid", 1, True) in asked("ninety-nine", "Al Bo Cy")  # everyone bids, from the player after the dealer
 
 
 def test_a_recorded_file_is_canonical_as_imp_fmt_writes_it(tmp_path: Path) -> None:
@@ -508,7 +521,7 @@ def test_the_next_hand_asks_first_for_its_trump_line_too() -> None:
     rec = _record(tags, [e for e in entries[:second] if not e.startswith(("score", "total"))])
     assert rec.status().complete
     proposal = rec.propose("5o")  # a card typed for hand 2 before its trump line
-    assert proposal is not None and proposal.refusal is not None and "hand 2 has no trump named yet" in proposal.refusal
+    assert proposal is not None and proposal.refusal is not None and "hand 2 has no trump yet" in proposal.refusal
     proposal = rec.propose("oros")  # the dealer by rotation names it
     assert proposal is not None and proposal.refusal is None
     rec.accept(proposal)
