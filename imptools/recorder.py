@@ -634,7 +634,7 @@ class Recorder:
                     if leader is not None:
                         token = f"{leader}:{entry}"
                 lines.append(f"{number}. {token}")
-        elif is_note and hand is not None and lines and lines[-1].strip() and _HAND_LINE.match(lines[-1]) is None:
+        elif is_note and lines and lines[-1].strip() and not lines[-1].lstrip().startswith(("[", ";")):
             lines[-1] = _annotate(lines[-1], entry)  # an annotation follows the element before it, on its line
         else:
             if word == "hand" or (entry[0] == "[" and lines and not lines[-1].lstrip().startswith(("[", ";"))):
@@ -741,6 +741,11 @@ class Recorder:
             remark = line.index(";") if trick.remark is not None and ";" in line[cut:] else len(line)
             taken = line[cut:remark].strip()
             self.lines[i] = f"{line[:cut].rstrip()} {line[remark:]}".rstrip()  # a `; remark` stays
+        elif _HAND_LINE.match(line) and (at := _last_note(line)) is not None:  # the file's own hand line
+            mark = _remark_at(line)
+            end = len(line) if mark is None else mark
+            taken = line[at:end].strip()
+            self.lines[i] = f"{line[:at].rstrip()} {line[end:].strip()}".rstrip()
         elif (own := self._notes_at(hand, i + 1 - offset)) and line.rfind(own[-1]) > 0:
             cut = line.rfind(own[-1])  # an annotation added to a line is an entry of its own
             taken = own[-1]
@@ -748,6 +753,8 @@ class Recorder:
         else:
             taken = line.strip()
             del self.lines[i:]
+            while self.lines and not self.lines[-1].strip():  # the blank line before a hand goes with it
+                self.lines.pop()
         if self.unwritten:
             self.unwritten.pop()
         self.save()
@@ -984,6 +991,13 @@ def _annotate(line: str, note: str) -> str:
     if at is None:
         return f"{line.rstrip()} {note}"
     return f"{line[:at].rstrip()} {note} {line[at:]}"
+
+
+def _last_note(line: str) -> int | None:
+    """Where the annotation that ends `line` (before any `;` remark) starts, or None."""
+    remark = _remark_at(line)
+    body = line[:remark].rstrip() if remark is not None else line.rstrip()
+    return body.rfind("{") if body.endswith("}") and "{" in body else None
 
 
 def _remark_at(line: str) -> int | None:

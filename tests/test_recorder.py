@@ -527,3 +527,17 @@ def test_the_next_hand_asks_first_for_its_trump_line_too() -> None:
     rec.accept(proposal)
     assert rec.lines[-3:] == ["", "hand 2", "trump Ana oros"]
     assert rec.status().prompt() == "trick 1, Bernat: "
+
+
+def test_an_annotation_after_a_hand_line_goes_on_it_and_undo_leaves_the_file_canonical() -> None:
+    from imptools.writer import format_games
+
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    rec.enter("hand 1 dealer Doris")
+    rec.enter("{a late start}")
+    assert rec.lines[-1] == "hand 1 dealer Doris {a late start}"
+    assert format_games(read_games(rec.text)) == rec.text
+    assert rec.undo() == "{a late start}"
+    assert rec.undo() == "hand 1 dealer Doris"
+    assert rec.text == new_record("bottle-imp", "Adam Betty Christian Doris")  # no blank line left behind
+    assert format_games(read_games(rec.text)) == rec.text
