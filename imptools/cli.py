@@ -712,10 +712,6 @@ def record(
         _error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     try:
-        if lock.fd is None:
-            _error(f"{file}: cannot lock it ({lock.why}): a second recorder on it would not be kept off")
-        elif lock.taken_over is not None:
-            _error(f"{file}: the lock left by process {lock.taken_over}, which is no longer running, is taken over")
         try:
             rec = Recorder.open(file, game, players, variant, tags)
         except ValueError as exc:
@@ -724,6 +720,10 @@ def record(
         except OSError as exc:
             _error(f"{file}: {exc.strerror or exc}")
             raise typer.Exit(EXIT_UNREADABLE) from None
+        if lock.fd is None:
+            _error(f"{file}: cannot lock it ({lock.why}): a second recorder on it would not be kept off")
+        elif lock.taken_over is not None:
+            _error(f"{file}: the lock left by process {lock.taken_over}, which is no longer running, is taken over")
         if not run_recording(rec):
             raise typer.Exit(EXIT_FOUND)
     finally:
