@@ -369,3 +369,28 @@ def test_a_file_another_program_wrote_as_something_else_than_utf8_is_left_alone(
     on_disk = path.read_text()
     assert "; Glòria" in on_disk and _plays(on_disk) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 3]
     assert rec.side is None
+
+
+def test_another_program_writing_during_a_session_is_told_at_the_table_and_both_lines_kept(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "night.imp"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    command = f"exec {sys.executable} -m imptools record {path} --game bottle-imp --players '{PLAYERS}'"
+    child = pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=60, dimensions=(50, 200))
+    try:
+        child.expect("hand 1:")
+        for e in ENTRIES[: FIRST_PLAY + 1]:
+            child.sendline(e)
+        child.expect("trick 1, Betty:")
+        _other_program(path, "text = text + '; the host phoned\\n'")  # while the prompt waits
+        child.sendline(ENTRIES[FIRST_PLAY + 1])
+        child.expect(f"{path} was changed by another program: read again, and `{ENTRIES[FIRST_PLAY + 1]}` added")
+        child.expect("trick 1, Christian:")
+        child.sendline("quit")
+        child.expect(f"saved {path}")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    on_disk = path.read_text()
+    assert "; the host phoned" in on_disk and _plays(on_disk) == ENTRIES[FIRST_PLAY : FIRST_PLAY + 2]
