@@ -724,9 +724,16 @@ def record(
     pass, trump, contro, bid, declare, score, {a comment}, ; a remark). Tab
     offers the cards that player may hold. A card or call the rules refuse is
     shown with the words of imp validate and asked about: confirm it to record
-    it as played, or enter it again. `undo` takes the last entry back; `quit` or
+    it as played, or enter it again; an entry that does not read (not notation,
+    not a card, not a player) is refused in the same words. Before trick 1 the
+    prompt asks for Botifarra's trump line and Ninety-nine's bids. `undo` takes
+    the last entry back; `save` writes again after the disk refused; `quit` or
     Ctrl-D stops. The file on disk is always valid notation: run the same
-    command again after a crash and it carries on where the record stops.
+    command again after a crash and it carries on where the record stops. A
+    second recorder on the same file is refused; entries the disk cannot take
+    are kept and copied to a side file that is named; a file changed by another
+    program is read again, never overwritten. Exit 1 when the file lacks entries
+    at the end.
 
     Examples:
 
@@ -737,7 +744,7 @@ def record(
       imp record tute.imp --game botifarra --players "Anna Berta Carles Dolors" --variant lliure
     """
     from imptools.present.recording import run_recording
-    from imptools.recorder import Recorder
+    from imptools.recorder import RecordBusy, Recorder, RecordLock
 
     tags: list[tuple[str, str]] = []
     for t in tag or []:
@@ -747,14 +754,27 @@ def record(
             raise typer.Exit(EXIT_UNREADABLE)
         tags.append((name, value))
     try:
-        rec = Recorder.open(file, game, players, variant, tags)
-    except ValueError as exc:
-        _error(f"{file}: {exc}")
+        lock = RecordLock.take(file)
+    except RecordBusy as exc:
+        _error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
-    except OSError as exc:
-        _error(f"{file}: {exc.strerror or exc}")
-        raise typer.Exit(EXIT_UNREADABLE) from None
-    run_recording(rec)
+    try:
+        try:
+            rec = Recorder.open(file, game, players, variant, tags)
+        except ValueError as exc:
+            _error(f"{file}: {exc}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        except OSError as exc:
+            _error(f"{file}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        if lock.fd is None:
+            _error(f"{file}: cannot lock it ({lock.why}): a second recorder on it would not be kept off")
+        elif lock.taken_over is not None:
+            _error(f"{file}: the lock left by process {lock.taken_over}, which is no longer running, is taken over")
+        if not run_recording(rec):
+            raise typer.Exit(EXIT_FOUND)
+    finally:
+        lock.release()
 
 
 @app.callback(invoke_without_command=True)

@@ -148,6 +148,12 @@ def _hand(hand: Hand, spell: _Spelling) -> list[str]:
     return [head] + [_line(line, spell) for line in hand.lines]
 
 
+def format_element(game: Game, element: Hand | HandLine) -> str:
+    """One line of `game` as `format_game` writes it: a hand's `hand` line, or one element of a hand."""
+    spell = _Spelling(game)
+    return _hand(element, spell)[0] if isinstance(element, Hand) else _line(element, spell)
+
+
 def format_game(game: Game) -> str:
     """One game in canonical notation, ending with a newline."""
     spell = _Spelling(game)
