@@ -541,3 +541,15 @@ def test_an_annotation_after_a_hand_line_goes_on_it_and_undo_leaves_the_file_can
     assert rec.undo() == "hand 1 dealer Doris"
     assert rec.text == new_record("bottle-imp", "Adam Betty Christian Doris")  # no blank line left behind
     assert format_games(read_games(rec.text)) == rec.text
+
+
+@pytest.mark.parametrize("entry", ["orso", "trump Dolors orso"])
+def test_a_misspelt_trump_word_is_refused_with_the_suit_meant(entry: str) -> None:
+    rec = Recorder.from_text(new_record("botifarra", "Ana Bernat Carles Dolors"))
+    rec.enter("hand 1 dealer Dolors")
+    before = list(rec.lines)
+    proposal = rec.propose(entry)
+    assert proposal is not None and proposal.refusal is not None and "read as `oros`" in proposal.refusal
+    assert rec.lines == before
+    rec.enter("oros")
+    assert rec.lines[-1] == "trump Dolors oros"
