@@ -252,7 +252,6 @@ def _spawn(command: str) -> Any:
     return pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=60, dimensions=(50, 120))
 
 
-@needs_rulebook
 def test_a_misspelt_dealer_and_a_line_that_does_not_read_are_refused_through_a_pty(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     path = tmp_path / "night.imp"
