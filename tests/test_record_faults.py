@@ -24,7 +24,7 @@ from imptools.record import Game
 from imptools.recorder import RecordBusy, Recorder, RecordLock
 
 ROOT = Path(__file__).resolve().parents[1]
-RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
+RULEBOOK = ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp"
 PLAYERS = "Adam Betty Christian Doris"
 pytestmark = pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared conformance records are not here")
 
