@@ -35,6 +35,7 @@ from imptools.commands import (
 )
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
 from imptools.findings import Finding
+from imptools.present.help import HelpCommand, HelpGroup
 
 if TYPE_CHECKING:
     from collections.abc import Iterator, Sequence
@@ -52,8 +53,9 @@ app = typer.Typer(
     help=(
         "Check, score and replay records of trick-taking card games written in Imp notation "
         "(The Bottle Imp, Botifarra, Ninety-nine).\n\n"
+        "Every command takes --help, with examples.\n\n"
         "Examples:\n\n"
-        "  imp validate samples/*.imp\n\n"
+        "  imp validate night.imp records/\n\n"
         "  imp score --json club-night.imp\n\n"
         "  imp fmt --check records/\n\n"
         "  imp simulate --game bottle-imp --players 4 --hands 100 --seed 7 -o practice.imp\n\n"
@@ -61,6 +63,7 @@ app = typer.Typer(
         '  imp record night.imp --game bottle-imp --players "Adam Betty Christian Doris"\n\n'
         "  cat game.imp | imp validate -"
     ),
+    cls=HelpGroup,
     no_args_is_help=True,
     pretty_exceptions_enable=False,
     context_settings={"help_option_names": ["-h", "--help"]},
@@ -74,7 +77,11 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object ins
 JobsOpt = Annotated[
     int | None,
     typer.Option(
-        "--jobs", "-j", min=1, help="Processes to judge with (default: the cores available); small inputs use one."
+        "--jobs",
+        "-j",
+        min=1,
+        metavar="N",
+        help="Processes to judge with (default: the cores available); small inputs use one.",
     ),
 ]
 
@@ -82,7 +89,7 @@ JobsOpt = Annotated[
 # --------------------------------------------------------------------------- validate
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def validate(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
     """Check records against the rules and report every problem with its evidence.
 
@@ -103,7 +110,7 @@ def validate(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> No
 # --------------------------------------------------------------------------- score
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
     """Recompute every hand's score and the running totals, as a score sheet.
 
@@ -152,11 +159,12 @@ def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
             _print_failures(console, failures)
     if json:
         _print_json(
+            "score",
             {
                 "games": out,
                 "unreadable": inputs.unreadable_list(),
                 "internal": [f.to_dict() for f in inputs.internal],
-            }
+            },
         )
     else:
         _print_failures(console, [f for f in inputs.internal if f.message.startswith("imptools failed while reading")])
@@ -213,7 +221,7 @@ def _comments(games: list[Game]) -> list[str]:
     return sorted(found)
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def fmt(
     files: FilesArg,
     check: Annotated[
@@ -297,7 +305,7 @@ def fmt(
     raise typer.Exit(status)
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def export(
     files: FilesArg,
     json: Annotated[
@@ -320,13 +328,14 @@ def export(
     raise typer.Exit(inputs.status(False))
 
 
-@app.command("import")
+@app.command("import", cls=HelpCommand)
 def import_(
     file: Annotated[
         str, typer.Argument(metavar="FILE.json", help="A JSON document made by `imp export`, or - for standard input.")
     ],
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Write here (atomically) instead of standard output."),
     ] = None,
 ) -> None:
     """Turn a JSON export back into notation: the round trip is exact.
@@ -386,27 +395,48 @@ def _complete_variants(ctx: typer.Context, incomplete: str) -> list[str]:
     return [v for v in dict.fromkeys(names) if v.startswith(incomplete)]
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def simulate(
     game: Annotated[
         str,
         typer.Option(
-            "--game", "-g", help="The game: bottle-imp, botifarra or ninety-nine.", autocompletion=_complete_games
+            "--game",
+            "-g",
+            metavar="GAME",
+            help="The game: bottle-imp, botifarra or ninety-nine.",
+            autocompletion=_complete_games,
         ),
     ],
     players: Annotated[
-        str, typer.Option("--players", "-p", help='How many players (names are made up), or their names: "A B C".')
+        str,
+        typer.Option(
+            "--players",
+            "-p",
+            metavar='N|"A B C"',
+            help='How many players (names are made up), or their names: "A B C".',
+        ),
     ] = "4",
     variant: Annotated[
         str | None,
         typer.Option(
-            "--variant", "-v", help="The variant (the game's default if not given).", autocompletion=_complete_variants
+            "--variant",
+            "-v",
+            metavar="VARIANT",
+            help="The variant (the game's default if not given).",
+            autocompletion=_complete_variants,
         ),
     ] = None,
-    hands: Annotated[int, typer.Option("--hands", "-n", min=1, help="How many hands to deal and play.")] = 1,
-    seed: Annotated[int, typer.Option("--seed", help="The random seed: the same seed gives the same record.")] = 0,
+    hands: Annotated[
+        int, typer.Option("--hands", "-n", min=1, metavar="N", help="How many hands to deal and play.")
+    ] = 1,
+    seed: Annotated[
+        int, typer.Option("--seed", metavar="N", help="The random seed: the same seed gives the same record.")
+    ] = 0,
     bot: Annotated[
-        str, typer.Option("--bot", help="How the players choose among their legal cards: random or greedy.")
+        str,
+        typer.Option(
+            "--bot", metavar="random|greedy", help="How the players choose among their legal cards: random or greedy."
+        ),
     ] = "random",
     play_only: Annotated[
         bool, typer.Option("--play-only", help="Leave out the deals and exchanges (bids, turn-up and calls stay).")
@@ -419,12 +449,17 @@ def simulate(
         ),
     ] = None,
     output: Annotated[
-        str | None, typer.Option("--output", "-o", help="Write here (atomically) instead of standard output.")
+        str | None,
+        typer.Option("--output", "-o", metavar="FILE", help="Write here (atomically) instead of standard output."),
     ] = None,
     jobs: Annotated[
         int | None,
         typer.Option(
-            "--jobs", "-j", min=1, help="Processes to deal and play with (default: the cores available); same output."
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            help="Processes to deal and play with (default: the cores available); same output.",
         ),
     ] = None,
 ) -> None:
@@ -500,7 +535,7 @@ def _complete_records(incomplete: str) -> list[str]:
     return out
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def replay(
     file: Annotated[
         str,
@@ -508,9 +543,13 @@ def replay(
             metavar="FILE", help="A record file (.imp), or - for standard input.", autocompletion=_complete_records
         ),
     ],
-    game: Annotated[int | None, typer.Option("--game", "-g", min=1, help="Only game N of the file.")] = None,
-    hand: Annotated[int | None, typer.Option("--hand", "-n", min=1, help="Only hand N.")] = None,
-    trick: Annotated[int | None, typer.Option("--trick", "-t", min=1, help="Only trick N of each hand.")] = None,
+    game: Annotated[
+        int | None, typer.Option("--game", "-g", min=1, metavar="N", help="Only game N of the file.")
+    ] = None,
+    hand: Annotated[int | None, typer.Option("--hand", "-n", min=1, metavar="N", help="Only hand N.")] = None,
+    trick: Annotated[
+        int | None, typer.Option("--trick", "-t", min=1, metavar="N", help="Only trick N of each hand.")
+    ] = None,
     json: Annotated[bool, typer.Option("--json", help="Print the steps (event and state) as JSON.")] = False,
     step: Annotated[bool, typer.Option("--step", help="Step through the hands in a full-screen viewer.")] = False,
     html: Annotated[str | None, typer.Option("--html", metavar="OUT.html", help="Write a replay page.")] = None,
@@ -519,10 +558,10 @@ def replay(
         bool, typer.Option("--analyse", help="Show what each card cost, with every card visible (as imp analyse).")
     ] = False,
     from_trick: Annotated[
-        int, typer.Option("--from-trick", min=1, help="With --analyse: value the plays from this trick on.")
+        int, typer.Option("--from-trick", min=1, metavar="N", help="With --analyse: value the plays from trick N on.")
     ] = 1,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="With --analyse: hands analysed at once.")
+        int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="With --analyse: hands analysed at once.")
     ] = None,
 ) -> None:
     """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
@@ -572,7 +611,7 @@ def replay(
     if json:
         from imptools.replay import game_to_dict
 
-        _print_json({"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
+        _print_json("replay", {"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
     elif step:
         if not any(g.replayable for g in games):
             _error(f"{file}: nothing to replay: imptools cannot step through these hands yet")
@@ -647,21 +686,27 @@ def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = N
             yield result
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def analyse(
     file: Annotated[str, typer.Argument(metavar="FILE", help="A record file (.imp), or - for standard input.")],
-    game: Annotated[int | None, typer.Option("--game", min=1, help="Only this game of the file (from 1).")] = None,
-    hand: Annotated[int | None, typer.Option("--hand", min=1, help="Only this hand (from 1).")] = None,
-    from_trick: Annotated[int, typer.Option("--from-trick", min=1, help="Value the plays from this trick on.")] = 1,
+    game: Annotated[
+        int | None, typer.Option("--game", min=1, metavar="N", help="Only game N of the file (from 1).")
+    ] = None,
+    hand: Annotated[int | None, typer.Option("--hand", min=1, metavar="N", help="Only hand N (from 1).")] = None,
+    from_trick: Annotated[
+        int, typer.Option("--from-trick", min=1, metavar="N", help="Value the plays from trick N on.")
+    ] = 1,
     json: JsonOpt = False,
     jobs: Annotated[
-        int | None, typer.Option("--jobs", "-j", min=1, help="Hands analysed at once (default: the cores available).")
+        int | None,
+        typer.Option("--jobs", "-j", min=1, metavar="N", help="Hands analysed at once (default: the cores available)."),
     ] = None,
     scheduler: Annotated[
-        str | None, typer.Option("--scheduler", help="Send the hands to this Dask distributed scheduler.")
+        str | None,
+        typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands to this Dask distributed scheduler."),
     ] = None,
 ) -> None:
-    """What each card cost, with every card visible (docs/ANALYSIS.md).
+    """What each card cost, with every card visible: each play valued by a search.
 
     Each play is valued by a search in which its player makes his result as
     high as possible and everyone else makes it as low as possible; the cost is
@@ -686,7 +731,7 @@ def analyse(
         raise typer.Exit(EXIT_UNREADABLE)
     runner = Runner(jobs or cores(), scheduler)
     if json:
-        _print_json({"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
+        _print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
     else:
         from imptools.present.analysis import print_analyses
 
@@ -696,16 +741,18 @@ def analyse(
             print_analyses(console, [result])
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def record(
     file: Annotated[str, typer.Argument(metavar="FILE", help="The record to keep: a new file, or one to carry on.")],
     game: Annotated[
-        str | None, typer.Option("--game", metavar="G", help="The game of a new record (its Game tag).")
+        str | None, typer.Option("--game", metavar="GAME", help="The game of a new record (its Game tag).")
     ] = None,
     players: Annotated[
         str | None, typer.Option("--players", metavar='"A B C D"', help="The players of a new record, in turn order.")
     ] = None,
-    variant: Annotated[str | None, typer.Option("--variant", metavar="V", help="The variant of a new record.")] = None,
+    variant: Annotated[
+        str | None, typer.Option("--variant", metavar="VARIANT", help="The variant of a new record.")
+    ] = None,
     tag: Annotated[
         list[str] | None, typer.Option("--tag", metavar="Name=Value", help="Another tag of a new record (repeatable).")
     ] = None,
@@ -717,9 +764,16 @@ def record(
     pass, trump, contro, bid, declare, score, {a comment}, ; a remark). Tab
     offers the cards that player may hold. A card or call the rules refuse is
     shown with the words of imp validate and asked about: confirm it to record
-    it as played, or enter it again. `undo` takes the last entry back; `quit` or
+    it as played, or enter it again; an entry that does not read (not notation,
+    not a card, not a player) is refused in the same words. Before trick 1 the
+    prompt asks for Botifarra's trump line and Ninety-nine's bids. `undo` takes
+    the last entry back; `save` writes again after the disk refused; `quit` or
     Ctrl-D stops. The file on disk is always valid notation: run the same
-    command again after a crash and it carries on where the record stops.
+    command again after a crash and it carries on where the record stops. A
+    second recorder on the same file is refused; entries the disk cannot take
+    are kept and copied to a side file that is named; a file changed by another
+    program is read again, never overwritten. Exit 1 when the file lacks entries
+    at the end.
 
     Examples:
 
@@ -730,7 +784,7 @@ def record(
       imp record tute.imp --game botifarra --players "Anna Berta Carles Dolors" --variant lliure
     """
     from imptools.present.recording import run_recording
-    from imptools.recorder import Recorder
+    from imptools.recorder import RecordBusy, Recorder, RecordLock
 
     tags: list[tuple[str, str]] = []
     for t in tag or []:
@@ -740,14 +794,27 @@ def record(
             raise typer.Exit(EXIT_UNREADABLE)
         tags.append((name, value))
     try:
-        rec = Recorder.open(file, game, players, variant, tags)
-    except ValueError as exc:
-        _error(f"{file}: {exc}")
+        lock = RecordLock.take(file)
+    except RecordBusy as exc:
+        _error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
-    except OSError as exc:
-        _error(f"{file}: {exc.strerror or exc}")
-        raise typer.Exit(EXIT_UNREADABLE) from None
-    run_recording(rec)
+    try:
+        try:
+            rec = Recorder.open(file, game, players, variant, tags)
+        except ValueError as exc:
+            _error(f"{file}: {exc}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        except OSError as exc:
+            _error(f"{file}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_UNREADABLE) from None
+        if lock.fd is None:
+            _error(f"{file}: cannot lock it ({lock.why}): a second recorder on it would not be kept off")
+        elif lock.taken_over is not None:
+            _error(f"{file}: the lock left by process {lock.taken_over}, which is no longer running, is taken over")
+        if not run_recording(rec):
+            raise typer.Exit(EXIT_FOUND)
+    finally:
+        lock.release()
 
 
 @app.callback(invoke_without_command=True)

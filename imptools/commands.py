@@ -164,10 +164,25 @@ def _progress(total: int, least: int = 20, console: Console | None = None) -> An
     return Progress(console=console, transient=True)
 
 
-def _print_json(obj: Any) -> None:
+JSON_VERSION = 1
+"""The version of every JSON document the commands print (`"version"`); it grows when a document changes shape."""
+
+
+def json_document(command: str, body: dict[str, Any]) -> dict[str, Any]:
+    """A command's JSON document: `"format": "imp-COMMAND"` and `"version"` first, then `body`.
+
+    The schema of each format ships in the package, `imptools/schemas/imp-COMMAND.json`.
+    """
+    return {"format": f"imp-{command}", "version": JSON_VERSION, **body}
+
+
+def _print_json(command: str, body: dict[str, Any]) -> None:
+    """Print the JSON document of `command` (see `json_document`)."""
     import orjson
 
-    sys.stdout.buffer.write(orjson.dumps(obj, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE))
+    sys.stdout.buffer.write(
+        orjson.dumps(json_document(command, body), option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE)
+    )
     sys.stdout.flush()
 
 
@@ -219,6 +234,7 @@ def validate_files(files: list[str], json: bool, jobs: int | None) -> int:
     read_files = len(inputs.paths) - sum(1 for p in inputs.paths if p in inputs.unreadable)
     if json:
         _print_json(
+            "validate",
             {
                 "findings": [f.to_dict() for f in findings],
                 "unreadable": inputs.unreadable_list(),
@@ -230,7 +246,7 @@ def validate_files(files: list[str], json: bool, jobs: int | None) -> int:
                     "unreadable": len(inputs.unreadable),
                     "internal": len(inputs.internal),
                 },
-            }
+            },
         )
     elif read_files or findings:
         # (when no file could be read, the reasons on stderr are the whole report: no summary of nothing)
@@ -295,7 +311,7 @@ def main() -> None:
             failure = Finding(INTERNAL, f"imptools failed ({type(exc).__name__}: {exc}); please report it")
             with contextlib.suppress(Exception):
                 if sys.argv[1] == "validate":
-                    _print_json({"findings": [failure.to_dict()], "unreadable": []})
+                    _print_json("validate", {"findings": [failure.to_dict()], "unreadable": []})
                 else:
-                    _print_json({"games": [], "internal": [failure.to_dict()], "unreadable": []})
+                    _print_json("score", {"games": [], "unreadable": [], "internal": [failure.to_dict()]})
         raise SystemExit(EXIT_INTERNAL) from None

@@ -6,32 +6,49 @@ recorder works out the text the file would hold with it (a card joins the open
 trick's line, or opens the next trick; the first entry after a complete hand
 opens the next hand), judges that text as `imp validate` would, and returns the
 findings the entry brings that were not there before. The caller shows them and
-*accepts* the proposal (or drops it); accepting writes the whole file atomically
-(temporary file, fsync, rename), so the file on disk is always valid notation
-and always the record as accepted so far. `undo` takes the last entry back the
-same way. Reading a file and carrying on is the same as never having stopped:
-everything the recorder knows comes from the text.
+*accepts* the proposal (or drops it); an entry that does not read at all gets a
+`refusal` instead, in `imp validate`'s words. Accepting writes the whole file
+atomically (temporary file, fsync, rename), so the file on disk is always valid
+notation and always the record as accepted so far. `undo` takes the last entry
+back the same way. Reading a file and carrying on is the same as never having
+stopped: everything the recorder knows comes from the text.
+
+The file may fail (a full disk, a read-only file system, a move) or change under
+the recorder (another program): `Recorder.save` keeps every entry, in memory and
+in a side file, writes them when it can, and never overwrites what another
+program wrote (see `save`); `RecordLock` keeps a second recorder off the file.
 
 Nothing here names a game: the ruleset of the `Game` tag says which cards there
-are (`Ruleset.deck`) and who plays next (`Ruleset.to_play`).
+are (`Ruleset.deck`), who plays next (`Ruleset.to_play`), and, through its
+simulator, which lines a hand needs before trick 1 (`Recorder.needs`).
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import sys
+import tempfile
+import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+from random import Random
+
+if sys.platform != "win32":
+    import fcntl
 
 from imptools.check import judge_game
-from imptools.files import write_atomically
+from imptools.files import ChangedError, Snapshot, shown, write_atomically
 from imptools.findings import Finding
 from imptools.reader import read_games
 from imptools.record import Game, Hand, Trick
 from imptools.replay import replay
-from imptools.rules import GameResult, HandResult, get_ruleset
+from imptools.rules import GameResult, HandResult, Ruleset, get_ruleset
 from imptools.rules.steps import KNOWN_FROM_DEAL, Step
+from imptools.writer import format_element
 
 LINE_KEYWORDS = frozenset(
     {
@@ -42,8 +59,15 @@ LINE_KEYWORDS = frozenset(
 """First words of the notation's lines: an entry starting with one is taken as a whole line."""
 
 _TRICK_LINE = re.compile(r"^\s*\d+\s*\.(\s|$)")
-_IGNORED = frozenset({"incomplete"})
-"""Codes an entry never shows: a record being kept is incomplete until its hand ends."""
+_IGNORED = frozenset({"incomplete", "not-scored"})
+"""Codes an entry never shows: a record being kept is incomplete (and not scored) until its hand ends."""
+REFUSED = frozenset({"syntax", "unknown-card", "unknown-player", "colour-mismatch"})
+"""Codes of an entry that does not read, as `imp validate` words them: refused, never "recorded as played"."""
+_PLACES = frozenset({"deal", "discard", "pass", "open", "imp"})
+"""Lines that say where cards are: never asked for first."""
+_NOTES = re.compile(r"\{[^}]*\}")
+_MARK = re.compile(r"[!?]{1,2}$")
+_PLAY = re.compile(r"^(?P<who>[^\s:{]+:)?(?P<card>\?|[^\s!?{]+)(?P<mark>[!?]{1,2})?(?P<rest>\s*\{.*)?$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,6 +79,65 @@ class Proposal:
     findings: tuple[Finding, ...]
     kind: str
     """`play` (a card for the player to move), or `line` (a line of the notation)."""
+    refusal: str | None = None
+    """Why the entry is not to be recorded at all (it does not read, or comes too early); None when it may be."""
+
+
+@dataclass(frozen=True, slots=True)
+class Need:
+    """A line the open hand needs before trick 1: its first word and the player to write it (None: not known)."""
+
+    kind: str
+    player: str | None
+    each: bool
+    """Every player writes one (a bid), rather than one player for the hand (a trump call)."""
+
+
+@dataclass(frozen=True, slots=True)
+class _First:
+    kind: str
+    offset: int
+    """Who writes the first such line, counted from the dealer (0: the dealer, 1: the next player)."""
+    each: bool
+    width: int
+    """How many words follow the player's name on the line (a bid's three cards)."""
+
+
+_LEARNT: dict[tuple[str | None, str | None, int], tuple[_First, ...]] = {}
+
+
+def _asked_first(game: Game) -> tuple[_First, ...]:
+    """The lines `game` asks for before trick 1, as its simulator writes a hand (learnt once per table)."""
+    key = (game.game_name, game.tag("Variant"), len(game.players))
+    if key not in _LEARNT:
+        _LEARNT[key] = _learn(game)
+    return _LEARNT[key]
+
+
+def _learn(game: Game) -> tuple[_First, ...]:
+    ruleset = get_ruleset(game.game_name)
+    players = list(game.players)
+    if ruleset is None or not players:
+        return ()
+    try:
+        simulator = ruleset.simulator(game)
+        dealt = simulator.deal(players[-1], Random(0)) if simulator is not None else None
+    except (ValueError, KeyError, IndexError):  # a table the simulator does not deal: nothing asked first
+        return ()
+    if dealt is None:
+        return ()
+    names: dict[str, list[str]] = {}
+    widths: dict[str, int] = {}
+    for line in dealt.play_only:
+        words = line.split()
+        if len(words) > 1 and words[0] in LINE_KEYWORDS and words[0] not in _PLACES:
+            names.setdefault(words[0], []).append(words[1].split(".")[0])
+            widths.setdefault(words[0], len(words) - 2)
+    out = []
+    for kind, who in names.items():
+        offset = (players.index(who[0]) + 1) % len(players) if who[0] in players else 0
+        out.append(_First(kind, offset, sorted(who) == sorted(players), widths[kind]))
+    return tuple(out)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,13 +162,21 @@ class Status:
     score_written: bool = False
     last_trick: tuple[int, str | None, tuple[tuple[str, str], ...]] | None = None
     """The last full trick: its number, its winner and its plays."""
+    needs: Need | None = None
+    """What the hand needs before trick 1 and has not got (`Recorder.needs`)."""
 
     def prompt(self) -> str:
-        """The prompt's words: `trick 3, Betty: ` while a card is expected."""
+        """The prompt's words: `trick 3, Betty: ` while a card is expected, `hand 1, bid Al: ` before."""
         if self.hand is None:
             return "hand 1: "
         if self.complete:
             return f"hand {self.hand} done, next: "
+        if self.needs is not None:
+            need = self.needs
+            if need.each:
+                return f"hand {self.hand}, {need.kind} {need.player}: "
+            by = f" by {need.player}" if need.player else ""
+            return f"hand {self.hand}, {need.kind}{by}: "
         who = f", {self.to_play}" if self.to_play else ""
         return f"trick {self.trick or 1}{who}: "
 
@@ -103,10 +194,11 @@ def tag_line(name: str, value: str) -> str:
 
 
 def new_record(game: str, players: str, variant: str | None = None, tags: Sequence[tuple[str, str]] = ()) -> str:
-    """The text of a new record: the `Game`, `Players` and `Variant` tags, then any others."""
-    out = [tag_line("Game", game), tag_line("Players", players)]
+    """The text of a new record: the `Game`, `Variant` and `Players` tags (as `imp fmt` orders them), then others."""
+    out = [tag_line("Game", game)]
     if variant:
         out.append(tag_line("Variant", variant))
+    out.append(tag_line("Players", players))
     out += [tag_line(n, v) for n, v in tags]
     return "\n".join(out) + "\n"
 
@@ -161,11 +253,28 @@ class Recorder:
     path: str | None = None
     _cache: dict[str, _Judged] = field(default_factory=dict)
     _bases: dict[str, _Judged] = field(default_factory=dict)
+    _known: bool = False
+    """Whether `_disk` says what the file was when this recorder last read or wrote it."""
+    _disk: Snapshot | None = None
+    _written: list[str] | None = None
+    """The lines last read from or written to the file."""
+    unwritten: list[tuple[str, tuple[tuple[object, ...], ...]]] = field(default_factory=list)
+    """The entries accepted since the file was last written (with the findings each brought): none are lost."""
+    side: str | None = None
+    """The side file holding the record as the recorder has it, when the file itself could not take it."""
+    _said: list[str] = field(default_factory=list)
+    _failing: bool = False
+    _alien: Snapshot | None = None
 
     @classmethod
     def from_text(cls, text: str, path: str | None = None) -> Recorder:
         """A recorder carrying on from `text` (a new record's tags, or a record stopped anywhere)."""
         return cls(text.splitlines(), path)
+
+    def news(self) -> list[str]:
+        """What happened to the file since last asked (a fault, a change by another program): for the screen."""
+        out, self._said[:] = list(self._said), []
+        return out
 
     @classmethod
     def open(
@@ -183,18 +292,20 @@ class Recorder:
         variant: the wrong file, most likely) is refused with a `ValueError`.
         """
         if os.path.exists(path):
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
+            data = Path(path).read_bytes()
+            text = data.decode("utf-8")
             if text.strip() or not (game and players):
                 rec = cls.from_text(text, path)
                 clash = _contradicted(rec.game, game, players, variant)
                 if clash is not None:
                     raise ValueError(f"{clash}; to carry this record on, leave the option out")
+                rec._known, rec._disk, rec._written = True, Snapshot.of(path, data), list(rec.lines)
                 return rec
         if not game or not players:
             raise ValueError("a new record needs --game and --players")
         rec = cls.from_text(new_record(game, players, variant, tags), path)
-        rec.save()
+        write_atomically(path, rec.text)  # a new record that cannot be written is refused: nothing typed yet
+        rec._known, rec._disk, rec._written = True, Snapshot.of(path, rec.text.encode("utf-8")), list(rec.lines)
         return rec
 
     # ------------------------------------------------------------------ reading the text
@@ -380,6 +491,7 @@ class Recorder:
             players,
             bool(hand.scores),
             last_trick,
+            None if complete else self.needs(),
         )
 
     def score_line(self) -> str | None:
@@ -425,26 +537,91 @@ class Recorder:
 
     # ------------------------------------------------------------------ entries
 
+    def needs(self) -> Need | None:
+        """What the open hand needs before trick 1 and has not got (None once trick 1 is under way).
+
+        What a game asks first is learnt from its own simulator (`_asked_first`): the
+        lines a simulated hand writes before trick 1 that its score rests on, other
+        than the deal. A line every player writes (a bid) is asked of each player in
+        turn, from the one who writes the first; a line of one player (the trump
+        call) is asked while the judge reports the hand's call missing (a `bad-call`
+        on the `hand` line, naming no player), of the player who writes it, counted from the
+        dealer, until a line of that kind is written (then the whole line is asked).
+        """
+        game, hand, hr = self._last()
+        if game is None or hand is None or hr is None or hand.tricks or hr.complete:
+            return None
+        players = list(game.players)
+        view = self._view(self.lines).lines
+        written = [line.split() for line in view[hand.line :] if line.strip()]
+        dealer = players.index(hr.dealer) if hr.dealer in players else len(players) - 1
+        for first in _asked_first(game):
+            who = [w[1].split(".")[0] for w in written if len(w) > 1 and w[0] == first.kind]
+            if first.each:
+                at = (dealer + first.offset) % len(players)
+                for p in players[at:] + players[:at]:
+                    if p not in who:
+                        return Need(first.kind, p, True)
+            elif any(f.code == "bad-call" and f.player is None and f.line == hand.line for f in hr.findings):
+                return Need(first.kind, None if who else players[(dealer + first.offset) % len(players)], False)
+        return None
+
     def propose(self, entry: str) -> Proposal | None:
-        """The file with `entry` and the new findings it brings (None for an empty entry)."""
+        """The file with `entry` and the new findings it brings (None for an empty entry).
+
+        An entry that does not read (a line that is not notation, a card not of the
+        deck, a name not in `Players`) or that comes before what the hand needs first
+        (Botifarra's trump line) gets a `refusal`: it is not a rule broken at the table,
+        and is not to be recorded. Cards and lines are written in canonical spelling.
+        """
         entry = entry.strip()
         if not entry:
             return None
         lines = list(self.lines)
         game, hand, hr = self._last()
         view = self._view(self.lines)
-        first = entry.split()[0]
-        word = first.lower()
+        done = hand is None or (hr is not None and hr.complete and self._open_trick(hand, self.steps()) is None)
+        first = entry.split()[0].lower()
+        opens = first in ("hand", "score", "total") or entry[0] in "[;{"
+        if done and not opens and game is not None and _asked_first(game):
+            ahead = list(self.lines)  # the next hand's line first, so that what it needs first is asked for
+            _blank_before(ahead)
+            ahead.append(f"hand {(view.number or 0) + 1}")
+            return Recorder(ahead, None, self._cache, self._bases).propose(entry)
+        need = self.needs() if hand is not None else None
+        word = entry.split()[0].lower()
         is_line = word in LINE_KEYWORDS or entry[0] in "[;" or bool(_TRICK_LINE.match(entry))
         is_note = entry.startswith("{")
+        ruleset = get_ruleset(game.game_name) if game is not None else None
+        if not is_line and not is_note and need is not None and need.player is not None:
+            if need.each:  # what is typed is that player's line: `KD 9S 7H`, `3`, or `?` for one not known
+                width = next((f.width for f in _asked_first(game) if f.kind == need.kind), 1) if game else 1
+                entry = f"{need.kind} {need.player} {' '.join(['?'] * width) if entry == '?' else entry}"
+                word, is_line = need.kind, True
+            elif not self._is_card(entry.split()[0], game, ruleset):  # `oros`: the player's call
+                entry = f"{need.kind} {need.player} {entry}"
+                word, is_line = need.kind, True
+        words = _NOTES.sub(" ", entry).split()
+        if not is_line and not is_note and len(words) > 1:
+            if all(self._is_card(w, game, ruleset) for w in words):
+                why = f"one card an entry: `{entry}` is {len(words)} cards (enter them one by one, or a line `N. ...`)"
+                return Proposal(entry, tuple(lines), (), "play", why)
+            is_line = True  # not one play: judged as the line it would be (`dael Adam ...`: did you mean `deal`?)
         kind = "line" if is_line or is_note else "play"
+        if need is not None and not need.each and (kind == "play" or _TRICK_LINE.match(entry)):
+            whose = need.player or "NAME"
+            why = f"hand {view.number} has no {need.kind} yet: its `{need.kind} {whose} ...` line comes before trick 1"
+            return Proposal(entry, tuple(lines), (), kind, why)
+        if kind == "play":
+            entry = self._spelt(entry, game, ruleset)
         opens_hand = word == "hand" or entry[0] in "[;" or word == "total" or word == "score"
-        done = hand is None or (hr is not None and hr.complete and self._open_trick(hand, self.steps()) is None)
         if done and not opens_hand and not (is_note and hand is not None):
+            _blank_before(lines)
             lines.append(f"hand {(view.number or 0) + 1}")
             hand = None
         steps = self.steps() if hand is not None else []
         open_trick = self._open_trick(hand, steps) if hand is not None else None
+        written: int | None = None
         if kind == "play" or (is_note and open_trick is not None):
             if open_trick is not None:
                 i = open_trick.line - 1 + view.offset
@@ -452,20 +629,82 @@ class Recorder:
             else:
                 number = len(hand.tricks) + 1 if hand is not None else 1
                 token = entry
-                if ":" not in first and game is not None and hand is not None:
+                if ":" not in entry.split()[0] and game is not None and hand is not None:
                     leader = self.to_play()
                     if leader is not None:
                         token = f"{leader}:{entry}"
                 lines.append(f"{number}. {token}")
+        elif is_note and lines and lines[-1].strip() and not lines[-1].lstrip().startswith(("[", ";")):
+            lines[-1] = _annotate(lines[-1], entry)  # an annotation follows the element before it, on its line
         else:
+            if word == "hand" or (entry[0] == "[" and lines and not lines[-1].lstrip().startswith(("[", ";"))):
+                _blank_before(lines)
             lines.append(entry)
+            written = len(lines) - 1
+        if written is not None and kind == "line":
+            lines[written] = self._canonical(lines, written)
         new = self._new_findings(lines, whole=word == "total")
-        return Proposal(entry, tuple(lines), tuple(new), kind)
+        if word == "hand" and written is not None:  # the judged view writes the hand's dealer out: its own line
+            new += self._line_findings(lines, written + 1, {(f.code, f.message) for f in new})
+        unread = [f for f in new if f.code in REFUSED]
+        refusal = "; ".join(format_finding(f) for f in unread) if unread else None
+        entry = lines[written].strip() if written is not None else entry
+        return Proposal(entry, tuple(lines), tuple(new), kind, refusal)
 
-    def accept(self, proposal: Proposal) -> None:
-        """Make `proposal` the record, on disk before this returns."""
+    def _line_findings(self, lines: Sequence[str], number: int, seen: set[tuple[str, str]]) -> list[Finding]:
+        """The findings that do not read on line `number` of the whole file (`unknown-player` for a dealer)."""
+        judged = self._read(lines, self._bases)
+        found = [
+            *(judged.game.findings if judged.game is not None else ()),
+            *(judged.result.all_findings() if judged.result is not None else ()),
+        ]
+        out: list[Finding] = []
+        for f in found:
+            if f.line == number and f.code in REFUSED and (f.code, f.message) not in seen:
+                seen.add((f.code, f.message))
+                out.append(f)
+        return out
+
+    @staticmethod
+    def _is_card(text: str, game: Game | None, ruleset: Ruleset | None) -> bool:
+        text = _MARK.sub("", text.split(":")[-1])
+        if ruleset is None or game is None:
+            return False
+        return text == "?" or ruleset.check_card(text, game).canonical is not None
+
+    @staticmethod
+    def _spelt(entry: str, game: Game | None, ruleset: Ruleset | None) -> str:
+        """A play with its card in canonical spelling (`qh` -> `QH`), as `imp fmt` writes it."""
+        match = _PLAY.match(entry)
+        if match is None or ruleset is None or game is None or match["card"] == "?":
+            return entry
+        canonical = ruleset.check_card(match["card"], game).canonical
+        if canonical is None:
+            return entry
+        return f"{match['who'] or ''}{canonical}{match['mark'] or ''}{match['rest'] or ''}"
+
+    def _canonical(self, lines: Sequence[str], i: int) -> str:
+        """Line `i` of `lines` as `imp fmt` writes it, when it reads (else as typed)."""
+        view = self._view(lines)
+        game = self._read(view.lines, self._cache).game
+        number = i + 1 - view.offset
+        if game is None or any(f.line == number for f in game.findings if f.code == "syntax"):
+            return lines[i]
+        for h in game.hands:
+            if h.line == number:
+                if view.number is not None:  # the view's hand is hand 1 with its dealer written out: the file's
+                    return lines[i] if "{" in lines[i] or ";" in lines[i] else " ".join(lines[i].split())
+                return format_element(game, h)
+            for element in h.lines:
+                if getattr(element, "line", None) == number:
+                    return format_element(game, element)
+        return lines[i]
+
+    def accept(self, proposal: Proposal) -> bool:
+        """Make `proposal` the record, on disk before this returns when the disk allows (see `save`)."""
         self.lines = list(proposal.lines)
-        self.save()
+        self.unwritten.append((proposal.entry, tuple(_key(f) for f in proposal.findings)))
+        return self.save()
 
     def enter(self, entry: str) -> Proposal | None:
         """Propose `entry` and accept it whatever it brings (a record keeps what happened)."""
@@ -475,7 +714,13 @@ class Recorder:
         return proposal
 
     def undo(self) -> str | None:
-        """Take the last entry back (the last play of a trick, else the last line); what was taken, or None."""
+        """Take the last entry back (the last play of a trick, else the last line); what was taken, or None.
+
+        When the file changed on disk since it was last read or written, it is read again
+        first and nothing is taken back (the last entry may no longer be this recorder's).
+        """
+        if self.refresh():
+            return None
         _, hand, _ = self._last()
         offset = self._view(self.lines).offset
         i = len(self.lines) - 1
@@ -496,16 +741,275 @@ class Recorder:
             remark = line.index(";") if trick.remark is not None and ";" in line[cut:] else len(line)
             taken = line[cut:remark].strip()
             self.lines[i] = f"{line[:cut].rstrip()} {line[remark:]}".rstrip()  # a `; remark` stays
+        elif _HAND_LINE.match(line) and (at := _last_note(line)) is not None:  # the file's own hand line
+            mark = _remark_at(line)
+            end = len(line) if mark is None else mark
+            taken = line[at:end].strip()
+            self.lines[i] = f"{line[:at].rstrip()} {line[end:].strip()}".rstrip()
+        elif (own := self._notes_at(hand, i + 1 - offset)) and line.rfind(own[-1]) > 0:
+            cut = line.rfind(own[-1])  # an annotation added to a line is an entry of its own
+            taken = own[-1]
+            self.lines[i] = f"{line[:cut].rstrip()} {line[cut + len(taken) :].strip()}".rstrip()
         else:
             taken = line.strip()
             del self.lines[i:]
+            while self.lines and not self.lines[-1].strip():  # the blank line before a hand goes with it
+                self.lines.pop()
+        if self.unwritten:
+            self.unwritten.pop()
         self.save()
         return taken
 
-    def save(self) -> None:
-        """Write the record to its file (nothing without one)."""
-        if self.path is not None:
-            write_atomically(self.path, self.text)
+    @staticmethod
+    def _notes_at(hand: Hand, number: int) -> list[str]:
+        """The annotations (as written, braces and all) of the element on line `number` of the hand, not a trick."""
+        for element in hand.lines:
+            if getattr(element, "line", None) == number and not isinstance(element, Trick):
+                return [f"{{{a.text}}}" for a in getattr(element, "annotations", ())]
+        return []
+
+    # ------------------------------------------------------------------ the file
+
+    def _on_disk(self) -> tuple[Snapshot | None, bytes | None]:
+        """The file as it is now and its bytes (None, None when there is none); OSError when it cannot be read."""
+        assert self.path is not None
+        try:
+            data = Path(self.path).read_bytes()
+        except FileNotFoundError:
+            return None, None
+        return Snapshot.of(self.path, data), data
+
+    def refresh(self) -> bool:
+        """Read the file again when another program changed it; True when it had (what happened is in `news`).
+
+        Entries not yet written are added to the text read, when they still stand
+        there; else the record as this recorder had it goes to a side file.
+        """
+        if self.path is None or not self._known:
+            return False
+        try:
+            now, data = self._on_disk()
+        except OSError:
+            return False  # unreadable now: the next write says why
+        if now is None and self._disk is not None:
+            self.save()  # moved or deleted: written there again at once
+            return False
+        if now == self._disk or now is None:
+            return False
+        if data is not None and data.decode("utf-8", "replace") == self._text_of(self._written):
+            self._disk = now  # touched, not changed
+            return False
+        if not _utf8(data) and not self.unwritten:
+            if self._alien != now:  # said once; entries typed meanwhile are kept aside by `save`
+                self._alien = now
+                self._said.append(
+                    f"{shown(self.path)} was changed by another program and is not UTF-8 text: it is left as it "
+                    "is, and what is entered now is kept here and in a side file until it is text again"
+                )
+            return False
+        if self.unwritten:
+            return not self.save()  # the entries added to it, or kept aside: `save` says which
+        self._take(now, data)
+        self._said.append(f"{shown(self.path)} was changed by another program: read again as it now is")
+        return True
+
+    def _take(self, now: Snapshot | None, data: bytes | None) -> None:
+        text = (data or b"").decode("utf-8", "replace")
+        self.lines = text.splitlines()
+        self._disk, self._written, self._known = now, list(self.lines), True
+
+    def save(self) -> bool:
+        """Write the record to its file; True when the file now holds it (always, without a file).
+
+        Nothing is lost and nothing raises: a file that cannot be written (disk full,
+        read-only, folder gone) keeps the record here, and in a side file when one
+        can be written, and the next save writes it all; a file moved or deleted is
+        written again whole; a file another program changed is never overwritten: it
+        is read again and the entries not yet written are added to it when they still
+        stand, else kept in a side file. `news` says what happened.
+        """
+        if self.path is None:
+            return True
+        path = self.path
+        for _ in range(3):  # another program may write between the look and the rename: look again
+            expect: Snapshot | None = None
+            if self._known:
+                try:
+                    now, data = self._on_disk()
+                except OSError as exc:
+                    return self._unsaved(exc)
+                if now is None and self._disk is not None:
+                    self._said.append(f"{shown(path)} was moved or deleted: the whole record is written there again")
+                    self._disk = None
+                elif now != self._disk and (data or b"").decode("utf-8", "replace") != self._text_of(self._written):
+                    return self._merge(now, data)
+                expect = now
+            try:
+                write_atomically(path, self.text, guard=self._known, expect=expect)
+            except ChangedError:
+                continue
+            except OSError as exc:
+                return self._unsaved(exc)
+            break
+        else:
+            self._said.append(f"{shown(path)} keeps changing while it is written: not written this time")
+            return self._unsaved(OSError(0, "another program keeps writing it"))
+        try:
+            self._disk = Snapshot.of(path, self.text.encode("utf-8"))
+        except OSError:
+            self._disk = None
+        self._written, self._known = list(self.lines), True
+        if self._failing:
+            kept = _count(len(self.unwritten))
+            self._said.append(f"written: {shown(path)} holds the whole record again ({kept} kept until now)")
+        if self.side is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.side)
+            self.side = None
+        self._failing = False
+        self.unwritten.clear()
+        return True
+
+    @staticmethod
+    def _text_of(lines: Sequence[str] | None) -> str | None:
+        return None if lines is None else "".join(line + "\n" for line in lines)
+
+    def _merge(self, now: Snapshot | None, data: bytes | None) -> bool:
+        """Another program wrote the file: take its text, and add the unwritten entries when they still stand."""
+        assert self.path is not None
+        path = shown(self.path)
+        if not _utf8(data):  # nothing to carry on from, and nothing to overwrite: kept as if unwritable
+            return self._unsaved(OSError(0, "another program wrote it, not as UTF-8 text; it is left as it is"))
+        ours = self.text
+        pending = list(self.unwritten)
+        theirs = Recorder.from_text((data or b"").decode("utf-8", "replace"), self.path)
+        added: list[str] = []
+        refused: list[str] = []
+        for entry, keys in pending:
+            proposal = theirs.propose(entry)
+            if proposal is None or tuple(_key(f) for f in proposal.findings) != keys:
+                refused.append(entry)
+                break
+            theirs.lines = list(proposal.lines)
+            added.append(entry)
+        if pending and not refused:
+            self._take(now, data)
+            self.lines = list(theirs.lines)
+            self._said.append(f"{path} was changed by another program: read again, and {_listed(added)} added to it")
+            return self.save()
+        side = self._side_copy(ours, keep=True)
+        kept = f"; the record as it was here, with them, is in {shown(side)}" if side else ""
+        self._take(now, data)
+        self.unwritten.clear()
+        if self.side is not None:  # the copy of what was not yet written: in the kept copy now
+            with contextlib.suppress(OSError):
+                os.unlink(self.side)
+            self.side = None
+        self._failing = False
+        if pending:
+            self._said.append(
+                f"{path} was changed by another program and is read again as it now is; "
+                f"not added there: {_listed([e for e, _ in pending])} (enter again what still stands){kept}"
+            )
+        else:
+            self._said.append(f"{path} was changed by another program: read again as it now is{kept}")
+        return False
+
+    def _unsaved(self, exc: OSError) -> bool:
+        """The file cannot take the record now: keep it here and in a side file, and say so."""
+        assert self.path is not None
+        why = exc.strerror or str(exc)
+        self._failing = True
+        side = self._side_copy(self.text)
+        where = f"; a copy is in {shown(side)}" if side else "; it could not be copied anywhere either"
+        self._said.append(
+            f"cannot write {shown(self.path)}: {why}. Nothing is lost: {_count(len(self.unwritten))} kept here "
+            f"and written with the next entry (or `save`){where}"
+        )
+        return False
+
+    def _side_copy(self, text: str, keep: bool = False) -> str | None:
+        """Write `text` to a side file (beside the record, else in the temporary folder); its path, or None.
+
+        The copy of a record not yet written (`NAME.unsaved`) is one file, rewritten as
+        entries come and removed once the record itself is written; a copy that `keep`s
+        a version another program's changes left out (`NAME.kept-TIME`) is never removed.
+        """
+        assert self.path is not None
+        name = Path(self.path).name
+        suffix = time.strftime("kept-%Y%m%d-%H%M%S") if keep else "unsaved"
+        places = [
+            str(Path(self.path).parent / f"{name}.{suffix}"),
+            os.path.join(tempfile.gettempdir(), f"{name}.{os.getpid()}.{suffix}"),
+        ]
+        if not keep and self.side is not None and self.side in places:
+            places.remove(self.side)
+            places.insert(0, self.side)
+        for place in places:
+            try:
+                write_atomically(place, text)
+            except OSError:
+                continue
+            if not keep:
+                if self.side is not None and self.side != place:
+                    with contextlib.suppress(OSError):
+                        os.unlink(self.side)
+                self.side = place
+            return place
+        return None
+
+
+def _utf8(data: bytes | None) -> bool:
+    try:
+        (data or b"").decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _key(f: Finding) -> tuple[object, ...]:
+    return (f.code, f.trick, f.player, f.message)
+
+
+def _listed(entries: Sequence[str]) -> str:
+    return ", ".join(f"`{e}`" for e in entries)
+
+
+def _count(n: int) -> str:
+    return "1 entry" if n == 1 else f"{n} entries"
+
+
+def _blank_before(lines: list[str]) -> None:
+    """A blank line before a new hand or game, as `imp fmt` writes it."""
+    if lines and lines[-1].strip():
+        lines.append("")
+
+
+def _annotate(line: str, note: str) -> str:
+    """A line with an annotation at its end, before any `;` remark."""
+    at = _remark_at(line)
+    if at is None:
+        return f"{line.rstrip()} {note}"
+    return f"{line[:at].rstrip()} {note} {line[at:]}"
+
+
+def _last_note(line: str) -> int | None:
+    """Where the annotation that ends `line` (before any `;` remark) starts, or None."""
+    remark = _remark_at(line)
+    body = line[:remark].rstrip() if remark is not None else line.rstrip()
+    return body.rfind("{") if body.endswith("}") and "{" in body else None
+
+
+def _remark_at(line: str) -> int | None:
+    depth = 0
+    for i, ch in enumerate(line):
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth = max(0, depth - 1)
+        elif ch == ";" and depth == 0:
+            return i
+    return None
 
 
 def _extend(line: str, entry: str, trick: Trick) -> str:
@@ -514,3 +1018,80 @@ def _extend(line: str, entry: str, trick: Trick) -> str:
         at = line.rindex(";")
         return f"{line[:at].rstrip()} {entry} {line[at:]}"
     return f"{line.rstrip()} {entry}"
+
+
+class RecordBusy(Exception):
+    """Another live process is recording the same file."""
+
+    def __init__(self, path: str, pid: int | None) -> None:
+        who = f" (pid {pid})" if pid is not None else ""
+        super().__init__(f"{shown(path)} is being recorded by another process{who}")
+        self.pid = pid
+
+
+@dataclass(slots=True)
+class RecordLock:
+    """The lock that keeps a second recorder off a record: `.NAME.lock` beside it, held with `flock`.
+
+    The lock file holds the pid of the recorder holding it. The system lets go of
+    the lock when that process ends, however it ends, so a lock file left by a
+    process that died is simply taken over (`taken_over` names that pid).
+    `fd` is None when no lock could be made there (a read-only folder, say):
+    `why` says why, and recording goes on without one.
+    """
+
+    path: str
+    fd: int | None
+    why: str | None = None
+    taken_over: int | None = None
+
+    @classmethod
+    def take(cls, record: str) -> RecordLock:
+        """Lock `record` for this process; `RecordBusy` when another live process holds it."""
+        target = Path(os.path.realpath(record))
+        path = str(target.parent / f".{target.name}.lock")
+        if sys.platform == "win32":  # pragma: no cover - no flock there
+            return cls(path, None, "locks are not supported on this system")
+        for _ in range(5):
+            try:
+                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+            except OSError as exc:
+                return cls(path, None, exc.strerror or str(exc))
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                pid = _pid_in(fd)
+                os.close(fd)
+                raise RecordBusy(record, pid) from None
+            except OSError as exc:
+                os.close(fd)
+                return cls(path, None, exc.strerror or str(exc))
+            try:  # the holder before may have removed the file between our open and our lock
+                same = os.fstat(fd).st_ino == os.stat(path).st_ino
+            except OSError:
+                same = False
+            if not same:
+                os.close(fd)
+                continue
+            before = _pid_in(fd)
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            return cls(path, fd, None, before if before != os.getpid() else None)
+        return cls(path, None, "the lock file keeps changing")
+
+    def release(self) -> None:
+        """Let go of the lock and remove its file."""
+        if self.fd is not None:
+            with contextlib.suppress(OSError):
+                os.unlink(self.path)
+            os.close(self.fd)
+            self.fd = None
+
+
+def _pid_in(fd: int) -> int | None:
+    try:
+        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
+    except OSError:
+        return None
+    return int(text) if text.isdigit() else None

@@ -159,6 +159,12 @@ def _hand(hand: Hand, spell: _Spelling) -> list[str]:
     return [head] + [_line(line, spell) for line in hand.lines]
 
 
+def format_element(game: Game, element: Hand | HandLine) -> str:
+    """One line of `game` as `format_game` writes it: a hand's `hand` line, or one element of a hand."""
+    spell = _Spelling(game)
+    return _hand(element, spell)[0] if isinstance(element, Hand) else _line(element, spell)
+
+
 def format_game(game: Game) -> str:
     """One game in canonical notation, ending with a newline."""
     spell = _Spelling(game)
@@ -193,9 +199,14 @@ def _to_plain(value: Any) -> Any:
     return value
 
 
+EXPORT_FORMAT = "imp-export"
+EXPORT_VERSION = 1
+_EARLIER_FORMATS = ("imp-record",)  # the name exports carried before every command's JSON was named after it
+
+
 def games_to_json(games: Iterable[Game]) -> bytes:
     """One JSON document holding the record model of `games` (reader findings are not exported)."""
-    return orjson.dumps({"format": "imp-record", "version": 1, "games": [_to_plain(g) for g in games]})
+    return orjson.dumps({"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": [_to_plain(g) for g in games]})
 
 
 def _from_plain(value: Any, hint: Any, where: str) -> Any:
@@ -248,8 +259,18 @@ def games_from_json(data: bytes | str) -> list[Game]:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise RecordJSONError(f"not JSON: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("format") != "imp-record" or not isinstance(doc.get("games"), list):
-        raise RecordJSONError('expected an object with "format": "imp-record" and a list "games"')
+    if not isinstance(doc, dict) or not isinstance(doc.get("games"), list):
+        raise RecordJSONError(f'expected an object with "format": "{EXPORT_FORMAT}" and a list "games"')
+    form = doc.get("format", EXPORT_FORMAT)  # an export made before documents carried their format has none
+    if form != EXPORT_FORMAT and form not in _EARLIER_FORMATS:
+        raise RecordJSONError(f'"format" is {form!r}, expected "{EXPORT_FORMAT}" (a document made by imp export)')
+    version = doc.get("version", EXPORT_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RecordJSONError(f'"version" is {version!r}, expected a whole number from 1')
+    if version > EXPORT_VERSION:
+        raise RecordJSONError(
+            f"version {version} of the export format is newer than this imptools reads ({EXPORT_VERSION}): upgrade it"
+        )
     return [_object(g, f"games[{i}]", {"Game"}) for i, g in enumerate(doc["games"])]
 
 

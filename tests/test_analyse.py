@@ -20,7 +20,7 @@ from imptools.rules.base import SearchPosition
 from imptools.simulate import Options, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = str(ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp")
+EXAMPLE = str(ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp")
 NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
 
 

@@ -33,7 +33,7 @@ from imptools.simulate import Options, simulate
 
 NAMES = ("Al", "Bo", "Cy")
 SAMPLE = "samples/ninety-nine-sunday.imp"
-PLAY_ONLY = str(Path(__file__).resolve().parents[2] / "shared" / "conformance" / "ninety-nine" / "playonly-5051.imp")
+PLAY_ONLY = str(Path(__file__).resolve().parent / "conformance" / "ninety-nine" / "playonly-5051.imp")
 
 
 def minimax(pos: NinetyNinePosition, player: str) -> int:

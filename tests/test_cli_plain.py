@@ -62,8 +62,8 @@ def test_plain_validate_takes_jobs(monkeypatch: pytest.MonkeyPatch, capsys: pyte
 
 
 def test_the_plain_report_is_richs_report_off_a_terminal() -> None:
-    shared = ROOT.parent / "shared" / "conformance"
-    records = sorted((ROOT / "samples").glob("*.imp")) + sorted(shared.glob("*/*.imp"))
+    cases = ROOT / "tests" / "conformance"
+    records = sorted((ROOT / "samples").glob("*.imp")) + sorted(cases.glob("*/*.imp"))
     assert len(records) > 20
     for record in records:
         findings = [f for g in read_games(record, path=str(record)) for f in judge_game(g).all_findings()]

@@ -118,7 +118,7 @@ def test_a_trump_word_one_keystroke_away_is_read_as_that_suit() -> None:
     clean = sample("botifarra-festa-major.imp")
     result = judged(slipped(clean, "trump Dolors botifarra", "trump Dolors botifara"))
     (finding,) = result.all_findings()
-    assert finding.code == "bad-call" and "`botifarra`" in finding.message
+    assert finding.code == "syntax" and "read as `botifarra`" in finding.message
     assert scores(result) == scores(judged(clean))
 
 

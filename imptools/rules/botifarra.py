@@ -356,6 +356,8 @@ class BadCall:
 
     index: int
     reason: str
+    code: str = "bad-call"
+    """`bad-call`, or `syntax` for a word one keystroke from a suit (a slip of the pen, read as the suit meant)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -443,7 +445,7 @@ def judge_calls(lines: Sequence[CallLine], dealer: str, seating: Seating) -> Cal
         p = line.player
         meant = trump_word_meant(line.word)
         if meant is not None:  # one slip, one finding: the word is read as the one meant
-            bad.append(BadCall(i, f"{p} names `{line.word}`: read as `{meant}`, one keystroke away"))
+            bad.append(BadCall(i, f"`{line.word}` is not a suit: read as `{meant}`, one keystroke away", "syntax"))
             line = replace(line, word=meant)
         if line.word == DELEGATE:
             if mode != PARTNERSHIP:
@@ -903,7 +905,7 @@ class Botifarra(TrickRuleset):
         calls = judge_calls([c for c, _ in lines], dealer, setup.seating)
         for bad in calls.bad:
             call, line = lines[bad.index]
-            report.add("bad-call", bad.reason, line.line, line.column, None, call.player)
+            report.add(bad.code, bad.reason, line.line, line.column, None, call.player)
         if not hand.trumps:
             msg = f"hand {hand.number} has no trump line: it is not scored"
             report.add("bad-call", msg, hand.line, hand.column, None, None)
