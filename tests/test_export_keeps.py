@@ -23,7 +23,7 @@ from imptools.writer import format_games, games_from_json, games_to_json
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
+CONFORMANCE = ROOT / "tests" / "conformance"  # the conformance cases, as in ../shared/conformance
 
 
 def records() -> list[Path]:
