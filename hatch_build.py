@@ -20,8 +20,9 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ["imptools/rules/bottle_imp_search.py"]
-"""The modules compiled: the Bottle Imp's escape and coin searches, where nearly all of a hand's analysis runs."""
+COMPILED = ["imptools/rules/bottle_imp/search.py", "imptools/rules/bottle_imp/escape.py"]
+"""The modules compiled: the Bottle Imp's search position and its escape and coin searches, where nearly all of a
+hand's analysis runs."""
 
 SETUP = """
 import sys

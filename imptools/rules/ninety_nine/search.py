@@ -26,20 +26,12 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, bits
-from imptools.rules.ninety_nine import (
-    BID_CARDS,
-    JOKER,
-    PLAYERS,
-    TRICKS,
-    Declaration,
-    NinetyNine,
-    Setup,
-    parse,
-    score_hand,
-    spell,
-    trump_of,
-)
-from imptools.rules.tricks import Played, Reporter, turn_order, walk_tricks
+from imptools.rules.ninety_nine.cards import BID_CARDS, JOKER, PLAYERS, TRICKS, parse, spell, trump_of
+from imptools.rules.ninety_nine.ruleset import NinetyNine
+from imptools.rules.ninety_nine.scoring import Declaration, score_hand
+from imptools.rules.ninety_nine.setup import Setup
+from imptools.rules.report import Reporter
+from imptools.rules.tricks import Played, turn_order, walk_tricks
 
 MARKS = (5, 30)
 """A play that costs 5 points or more is `?`, 30 or more `??` (see docs/ANALYSIS.md)."""
@@ -303,9 +295,6 @@ class SearchNinetyNine:
                     out.append([self._card(shift + r)])
                 last = r
         return tuple(tuple(sorted(g)) for g in out)
-
-
-# --------------------------------------------------------------------------- a recorded hand
 
 
 def played_hand(ruleset: NinetyNine, setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:

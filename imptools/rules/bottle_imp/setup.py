@@ -1,0 +1,100 @@
+"""One Bottle Imp game's setup: its deck, variant, seats and deal sizes, worked out once per game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from imptools.record import Game, Hand, NameRef
+from imptools.rules.bottle_imp.cards import DEAL, LOPAKA, PACK_SIZES, TWO_PACK, Table, card_number
+from imptools.rules.exchange import cards_of
+from imptools.rules.tricks import turn_order
+
+
+@dataclass(slots=True)
+class Setup:
+    """What a game's tags decide, worked out once: variant, deck, trick sizes."""
+
+    variant: str
+    players: tuple[str, ...]
+    cards: Table
+    deck_name: str
+    tricks: int
+    per_trick: int
+    bottles: int
+    ids: dict[str, int] = field(default_factory=dict)
+    resolved: dict[str, int | None] = field(default_factory=dict)
+    """`resolve`'s answers so far (a game spells the same cards again and again)."""
+
+    @property
+    def lopaka(self) -> bool:
+        return self.variant == "lopaka"
+
+    @property
+    def two_pack(self) -> bool:
+        return self.variant in TWO_PACK
+
+    def resolve(self, text: str) -> int | None:
+        """The engine card of a token, or None when it is not a card of this deck."""
+        try:
+            return self.resolved[text]
+        except KeyError:
+            n = card_number(text)
+            found = self.resolved[text] = n if n in self.cards else None
+            return found
+
+    def colour(self, card: int) -> str:
+        return self.cards[card][0]
+
+    def coins(self, card: int) -> int:
+        return self.cards[card][1]
+
+    def order(self, dealer: str) -> list[str]:
+        """Turn order for a hand, starting with the player who leads trick 1."""
+        if self.lopaka:
+            other = next(p for p in self.players if p not in (dealer, LOPAKA))
+            return [other, LOPAKA, dealer]
+        return turn_order(self.players, dealer)
+
+    def dealt(self, who: NameRef, dealer: str) -> int | None:
+        """How many cards the rules deal to a player (or to one pack)."""
+        if self.two_pack:
+            return PACK_SIZES[self.variant].get(who.pack or 1)
+        if self.lopaka:
+            return 11
+        n = len(self.players)
+        return 10 if n == 5 and who.name == dealer else DEAL.get(n)
+
+
+def imp_trick(setup: Setup, hand: Hand, played: set[int]) -> list[int]:
+    """The imp's trick: the discards, else an `imp` line, else every card of the deck no trick holds (`played`)."""
+    discards = [c for d in hand.discards for c in d.cards]
+    if discards and not any(c.unknown for c in discards):
+        return cards_of(discards, setup.resolve)
+    for imp in hand.imps:
+        if not any(c.unknown for c in imp.cards):
+            return cards_of(imp.cards, setup.resolve)
+    return [c for c in setup.cards if c not in played]
+
+
+def default_variant(game: Game) -> str:
+    return game.tag("Variant") or ("bright-house" if len(game.players) == 2 else "classic")
+
+
+SEATS: dict[str, tuple[int, ...]] = {
+    "classic": (3, 4, 5, 6),
+    "teams": (4, 5, 6),
+    "teams-2-2-1-1": (6,),
+    "second-bottle": (5, 6),
+    "lopaka": (3,),
+    "bright-house": (2,),
+    "eye-of-the-demon": (2,),
+}
+"""How many players (Lopaka included) each variant seats."""
+
+
+def seats_text(counts: tuple[int, ...]) -> str:
+    if len(counts) == 1:
+        return f"{counts[0]} players"
+    if counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]} to {counts[-1]} players"
+    return " or ".join(str(n) for n in counts) + " players"
