@@ -3,6 +3,6 @@
 from __future__ import annotations
 
 from imptools.rules.base import CardCheck, CardFace, GameResult, HandResult, Ruleset
-from imptools.rules.registry import GAMES, get_ruleset
+from imptools.rules.registry import GAMES, get_ruleset, get_search
 
-__all__ = ["GAMES", "CardCheck", "CardFace", "GameResult", "HandResult", "Ruleset", "get_ruleset"]
+__all__ = ["GAMES", "CardCheck", "CardFace", "GameResult", "HandResult", "Ruleset", "get_ruleset", "get_search"]

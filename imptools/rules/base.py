@@ -6,13 +6,13 @@ record model and returns a `GameResult` (scores and findings).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from random import Random
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
 from imptools.findings import Finding
-from imptools.record import Game
+from imptools.record import Game, Hand
 from imptools.rules.steps import Step
 
 
@@ -200,12 +200,29 @@ class PlayedHand:
     marks: tuple[int, int] = (1, 1)
 
 
-class Analysable(Protocol):
-    """A ruleset whose hands `imp analyse` can value (see `imptools.analyse`)."""
+@runtime_checkable
+class Searchable(Protocol):
+    """A ruleset whose hands a search can start from: it sets a game up and finds a hand and its dealer.
 
-    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
-        """The hand's start position and plays, or the reason it cannot be analysed."""
+    The search itself lives beside the ruleset in the game's package and is found through the registry
+    (`imptools.rules.registry.get_search`); the ruleset never imports it.
+    """
+
+    unjudged: str
+    """Why a game whose `table` is None cannot be played (for `imp analyse`)."""
+
+    def table(self, game: Game) -> object | None:
+        """The per-game setup, or None when the rules cannot judge this game."""
         ...
+
+    def hand_and_dealer(self, game: Game, table: object, hand_number: int) -> tuple[Hand, str] | str:
+        """Hand `hand_number` of `game` and its dealer, or why there is none to play."""
+        ...
+
+
+StartPosition = Callable[[Searchable, object, Game, Hand, str], "PlayedHand | str"]
+"""A game search's `played_hand(ruleset, setup, game, hand, dealer)`: the start position and plays of a hand the
+ruleset found, or why the search cannot take it."""
 
 
 @dataclass(slots=True)

@@ -1,10 +1,13 @@
-"""The registry of games: a `Game` tag value -> the module holding its `RULESET`, imported only when needed."""
+"""The registry of games: a `Game` tag value -> its ruleset and its search, each imported only when needed."""
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
+from functools import partial
 
-from imptools.rules.base import Ruleset
+from imptools.record import Game
+from imptools.rules.base import PlayedHand, Ruleset, Searchable, StartPosition
 
 GAMES: dict[str, str] = {
     "bottle-imp": "imptools.rules.bottle_imp.ruleset",
@@ -12,6 +15,14 @@ GAMES: dict[str, str] = {
     "ninety-nine": "imptools.rules.ninety_nine.ruleset",
 }
 """Game tag value -> module holding its `RULESET`."""
+
+SEARCHES: dict[str, str] = {
+    "bottle-imp": "imptools.rules.bottle_imp.search",
+    "botifarra": "imptools.rules.botifarra.search",
+    "ninety-nine": "imptools.rules.ninety_nine.search",
+}
+"""Game tag value -> module holding its search's `played_hand` (a `StartPosition`): the analyser finds a game's
+search here, and the ruleset never imports its search."""
 
 
 def get_ruleset(game: str | None) -> Ruleset | None:
@@ -21,3 +32,24 @@ def get_ruleset(game: str | None) -> Ruleset | None:
         return None
     ruleset: Ruleset = importlib.import_module(module).RULESET
     return ruleset
+
+
+def get_search(game: str | None) -> Callable[[Game, int], PlayedHand | str] | None:
+    """For a `Game` tag value, `search(game, hand_number)`: a hand's start position and plays for `imp analyse`, or
+    why the hand cannot be analysed; None for a game imptools cannot analyse."""
+    module = SEARCHES.get(game or "")
+    ruleset = get_ruleset(game)
+    if module is None or not isinstance(ruleset, Searchable):
+        return None
+    start: StartPosition = importlib.import_module(module).played_hand
+    return partial(searchable, ruleset, start)
+
+
+def searchable(ruleset: Searchable, start: StartPosition, game: Game, hand_number: int) -> PlayedHand | str:
+    """Hand `hand_number` of `game` set up by its ruleset and started by its search (`start`), or why it cannot be
+    analysed."""
+    setup = ruleset.table(game)
+    if setup is None:
+        return ruleset.unjudged
+    found = ruleset.hand_and_dealer(game, setup, hand_number)
+    return found if isinstance(found, str) else start(ruleset, setup, game, *found)

@@ -237,6 +237,9 @@ class TrickRuleset(TokenRuleset):
     default_target: int | None = None
     """The total that ends a game when neither `Hands` nor `Target` says otherwise (None: none)."""
 
+    unjudged = "imptools cannot judge this game (players or variant)"
+    """Why a game whose `table` is None cannot be played (for `imp analyse`)."""
+
     def table(self, game: Game) -> object | None:  # pragma: no cover - overridden
         """The per-game setup `play_hand` receives, or None when the rules cannot judge this game."""
         raise NotImplementedError

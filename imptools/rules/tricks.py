@@ -136,20 +136,23 @@ def turn_order(players: Sequence[str], dealer: str) -> list[str]:
     return [*players[i + 1 :], *players[: i + 1]]
 
 
-def hand_dealers(game: Game, players: tuple[str, ...]) -> list[str | None]:
-    """Each hand's dealer: as written, else hand 1's is the last player and each later one the next in turn order.
+def hand_dealers(game: Game, players: tuple[str, ...], dealing: Sequence[str] | None = None) -> list[str | None]:
+    """Each hand's dealer: as written, else hand 1's is the last of `dealing` and each later one the next in turn.
 
-    A dealer's name that is not a player's is the mistake (it is reported): the rotation stands.
+    `dealing` are the players who deal in turn (all `players` by default; the Bottle Imp's Lopaka never deals); a
+    dealer written who is not among them hands the deal on to the first of them. A dealer's name that is not a
+    player's is the mistake (it is reported): the rotation stands.
     """
+    turn = players if dealing is None else tuple(dealing)
     dealers: list[str | None] = []
     previous: str | None = None
     for hand in game.hands:
         if hand.dealer is not None and hand.dealer.name in players:
             dealer: str | None = hand.dealer.name
-        elif previous is None:
-            dealer = players[-1] if players else None
+        elif previous is None or not turn:
+            dealer = turn[-1] if turn else None
         else:
-            dealer = players[(players.index(previous) + 1) % len(players)] if previous in players else None
+            dealer = turn[(turn.index(previous) + 1) % len(turn)] if previous in turn else turn[0]
         dealers.append(dealer)
         previous = dealer
     return dealers

@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
 from imptools.record import Call, Deal, Discard, Game, Hand, Pass, Trick, Trump
-from imptools.rules.base import CardCheck, CardFace, PlayedHand
+from imptools.rules.base import CardCheck, CardFace
 from imptools.rules.botifarra.calls import (
     PARTNERSHIP,
     CallLine,
@@ -128,12 +128,6 @@ class Botifarra(TrickRuleset):
     def players_problem(self, game: Game) -> str | None:
         """Why the game's table cannot play with the players `Players` names (None when it can)."""
         return players_problem(game)
-
-    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
-        """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""
-        from imptools.rules.botifarra_search import searchable
-
-        return searchable(self, game, hand_number)
 
     def deck(self, game: Game) -> list[str]:
         """The cards of the game's deck (36 with three players), suit by suit, each suit highest first."""

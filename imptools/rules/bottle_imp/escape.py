@@ -23,6 +23,18 @@ ESCAPE_CAP = 1_000_000
 the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
 
 
+def killer_first(cards: tuple[int, ...], killer: int | None) -> tuple[int, ...]:
+    """`cards` with the card that last refuted the player asked about at this depth tried first (a killer move),
+    where it is among them.
+
+    >>> killer_first((4, 12, 30), 30)
+    (30, 4, 12)
+    """
+    if killer is None or killer == cards[0] or killer not in cards:
+        return cards
+    return (killer, *(c for c in cards if c != killer))
+
+
 def nearest_price(cards: Iterable[int], price: int) -> list[int]:
     """The order in which the players against P try their cards: nearest the price first; below it the highest
     first (taking the bottle at a high price leaves P's low cards under it), then above it the lowest first (the
@@ -245,10 +257,7 @@ class Escape(_Lines):
             cards = moves(mover, chooser) if forced is None else (forced,)
             depth = live.bit_count() * 8 + lying_count
             if not chooser:
-                # The card that last refuted him at this depth first (a killer move, recorded below).
-                killer = refuted.get(depth)
-                if killer is not None and killer != cards[0] and killer in cards:
-                    cards = (killer, *(c for c in cards if c != killer))
+                cards = killer_first(cards, refuted.get(depth))  # recorded below
             result = not chooser
             if lying_count < n - 1:
                 # The trick goes on: the play and its undo inline.
@@ -430,9 +439,7 @@ class Gains(_Lines):
                 if chooser:
                     cards = tuple(sorted(cards, key=count, reverse=True))
                 else:
-                    killer = refuted.get(depth)
-                    if killer is not None and killer != cards[0] and killer in cards:
-                        cards = (killer, *(c for c in cards if c != killer))
+                    cards = killer_first(cards, refuted.get(depth))
                 if best_place >= 0:
                     for c in cards:
                         if (live & ((1 << c) - 1)).bit_count() == best_place:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from imptools.record import Deal, Discard, Game, Hand, ImpTrick, Open, Pass
-from imptools.rules.base import CardCheck, CardFace, PlayedHand
+from imptools.rules.base import CardCheck, CardFace
 from imptools.rules.bottle_imp.bottles import Bottle, BottleState, automaton_choice, judge_trick, settle_trick, team_of
 from imptools.rules.bottle_imp.cards import (
     CARD,
@@ -92,12 +92,6 @@ class BottleImp(TrickRuleset):
         setup = self.table(game)
         return None if setup is None else BottleSimulator(setup)
 
-    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
-        """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""
-        from imptools.rules.bottle_imp.search import searchable
-
-        return searchable(self, game, hand_number)
-
     def players_problem(self, game: Game) -> str | None:
         """Why the variant cannot be played by the players `Players` names (None when it can)."""
         variant = default_variant(game)
@@ -127,19 +121,7 @@ class BottleImp(TrickRuleset):
         assert isinstance(table, Setup)
         if not table.lopaka:
             return hand_dealers(game, game.players)
-        humans = [p for p in game.players if p != LOPAKA]
-        out: list[str | None] = []
-        previous: str | None = None
-        for hand in game.hands:
-            if hand.dealer is not None and hand.dealer.name in game.players:
-                dealer: str | None = hand.dealer.name
-            elif previous is None:
-                dealer = humans[-1] if humans else None
-            else:
-                dealer = next((p for p in humans if p != previous), previous)
-            out.append(dealer)
-            previous = dealer
-        return out
+        return hand_dealers(game, game.players, [p for p in game.players if p != LOPAKA])
 
     def play_hand(self, table: object, game: Game, hand: Hand, dealer: str, steps: bool) -> HandOutcome:
         assert isinstance(table, Setup)

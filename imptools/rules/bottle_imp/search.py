@@ -26,11 +26,10 @@ from __future__ import annotations
 from itertools import pairwise
 
 from imptools.record import Game, Hand
-from imptools.rules.base import PlayedHand, bits
+from imptools.rules.base import PlayedHand, Searchable, bits
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, judge_prices, settle_trick
 from imptools.rules.bottle_imp.cards import LOPAKA, START_PRICE, spell
 from imptools.rules.bottle_imp.escape import Escape, Gains, nearest_price
-from imptools.rules.bottle_imp.ruleset import BottleImp
 from imptools.rules.bottle_imp.setup import Setup, imp_trick
 from imptools.rules.exchange import after_exchange
 from imptools.rules.tricks import Played, walk_tricks
@@ -432,8 +431,10 @@ class SearchBottle:
         return tuple(tuple(g) for g in reversed(out))
 
 
-def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
-    """The hand's start position (every card after the exchange) and its plays, or why it cannot be analysed."""
+def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
+    """The hand's start position (every card after the exchange) and its plays, or why it cannot be analysed (a
+    `StartPosition`: the registry finds it)."""
+    assert isinstance(setup, Setup)
     if setup.variant not in SEARCHABLE:
         return f"the {setup.variant} variant is not analysed (only {', '.join(SEARCHABLE)})"
     if setup.lopaka and dealer == LOPAKA:
@@ -473,12 +474,3 @@ def played_hand(setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand
     penalty = sum(setup.coins(c) for c in imp)
     position = SearchBottle(setup, order, held, penalty)
     return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
-
-
-def searchable(ruleset: BottleImp, game: Game, hand_number: int) -> PlayedHand | str:
-    """`played_hand` for hand `hand_number` of `game` (or why it cannot be analysed)."""
-    setup = ruleset.table(game)
-    if setup is None:
-        return "imptools cannot judge this game (players or variant)"
-    found = ruleset.hand_and_dealer(game, setup, hand_number)
-    return found if isinstance(found, str) else played_hand(setup, game, *found)

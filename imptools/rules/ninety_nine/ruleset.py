@@ -20,7 +20,7 @@ from imptools.record import (
     Trump,
     TurnUp,
 )
-from imptools.rules.base import CardCheck, CardFace, PlayedHand
+from imptools.rules.base import CardCheck, CardFace
 from imptools.rules.checks import (
     deal_size_findings,
     duplicate_findings,
@@ -87,6 +87,7 @@ class NinetyNine(TrickRuleset):
 
     name = "ninety-nine"
     variants = VARIANTS
+    unjudged = "imptools cannot judge this game (three players, the standard variant)"
     default_hands = 9
 
     def check_card(self, text: str, game: Game) -> CardCheck:
@@ -119,12 +120,6 @@ class NinetyNine(TrickRuleset):
         setup = self.table(game)
         return None if setup is None else NinetyNineSimulator(setup)
 
-    def played_hand(self, game: Game, hand_number: int) -> PlayedHand | str:
-        """A hand's start position and plays for `imp analyse`, or why it cannot be analysed."""
-        from imptools.rules.ninety_nine.search import searchable
-
-        return searchable(self, game, hand_number)
-
     def deck(self, game: Game) -> list[str]:
         """The 37 cards: suit by suit, highest first, then the joker."""
         return [spell(c) for c in DECK]
@@ -146,7 +141,7 @@ class NinetyNine(TrickRuleset):
         assert isinstance(table, Setup)
         players = table.players
         report = Reporter(game, hand)
-        deck = self._deck(hand, players, report)
+        deck = self.hand_deck(hand, players, report)
         won = dict.fromkeys(players, 0)
 
         def settle(played: Played) -> int | None:
@@ -156,13 +151,13 @@ class NinetyNine(TrickRuleset):
                 played.after = dict(won)
             return win
 
-        walk = walk_tricks(hand, turn_order(players, dealer), PLAYERS, parse, settle, self._filler(hand, deck))
+        walk = walk_tricks(hand, turn_order(players, dealer), PLAYERS, parse, settle, self.filler(hand, deck))
         self._record_checks(players, hand, walk, deck, report)
         contested = dealt_twice(hand, parse)
         kept = {p: cards - deck.put_away.get(p, set()) - contested for p, cards in deck.dealt.items()}
         hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
         revoke_findings(walk, Holdings(walk, kept, hidden=hidden), deck.suit_name, spell, str, report)
-        call = self._call(hand, players, report)
+        call = self.declaration(hand, players, report)
         complete = len(hand.tricks) == TRICKS
         scores: dict[str, int] | None = None
         player_notes: tuple[tuple[str, str], ...] = ()
@@ -186,7 +181,7 @@ class NinetyNine(TrickRuleset):
 
     # ----------------------------------------------------------------------- what the record says
 
-    def _deck(self, hand: Hand, players: tuple[str, ...], report: Reporter) -> Deck:
+    def hand_deck(self, hand: Hand, players: tuple[str, ...], report: Reporter) -> Deck:
         """The deals, the turn-up (recorded or inferred), the bids and their cards; `bad-bid`, bid `not-held`."""
         dealt: dict[str, set[int]] = {}
         for deal in hand.deals:
@@ -249,7 +244,7 @@ class NinetyNine(TrickRuleset):
         return Deck(dealt, turnup, possible, bids, put_away)
 
     @staticmethod
-    def _filler(hand: Hand, deck: Deck) -> Callable[[Trick, int, str], int | None]:
+    def filler(hand: Hand, deck: Deck) -> Callable[[Trick, int, str], int | None]:
         """The card a `?` play must be, where the record leaves one only.
 
         From the player's deal, when the bid cards are known: the one card of it not
@@ -280,7 +275,7 @@ class NinetyNine(TrickRuleset):
 
         return fill
 
-    def _call(self, hand: Hand, players: tuple[str, ...], report: Reporter) -> Declaration | None:
+    def declaration(self, hand: Hand, players: tuple[str, ...], report: Reporter) -> Declaration | None:
         """The hand's declaration or revelation; any after the first is `bad-call`."""
         call: Declaration | None = None
         for line in hand.declares:
