@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from imptools.rules.bottle_imp.cards import START_PRICE
+from imptools.rules.bottle_imp.variants import BY_NAME
 from imptools.rules.tricks import follow
 
 
@@ -69,8 +70,9 @@ def settle_trick(cards: list[int], who: list[str], bottles: list[Bottle], piles:
 
 def team_of(seat: int, players: int, variant: str) -> tuple[int, ...]:
     """The seats (counted from the dealer, seat 0) that score together with `seat`."""
-    if variant == "teams-2-2-1-1":
-        groups: list[tuple[int, ...]] = [(1, 4), (2, 5), (0,), (3,)]
+    fixed = BY_NAME[variant].team_seats
+    if fixed:
+        groups: list[tuple[int, ...]] = list(fixed)
     elif players == 4:
         groups = [(1, 3), (0,), (2,)]
     elif players == 5:

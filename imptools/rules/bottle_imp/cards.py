@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from imptools.record import Game
+from imptools.rules.bottle_imp.variants import BY_NAME
 
 COLOURS = {"y": "yellow", "r": "red", "b": "blue", "g": "green"}
 STYLES = {"y": "gold3", "r": "red", "b": "dodger_blue2", "g": "green3"}
@@ -38,12 +39,6 @@ MATAGOT = {
 """The 2-6 player edition: red (low), blue, green (high)."""
 
 DECKS = {"bambus": BAMBUS, "bambus-1995": BAMBUS_1995, "matagot": MATAGOT}
-_MATAGOT_VARIANTS = {"teams", "teams-2-2-1-1", "second-bottle", "eye-of-the-demon"}
-
-VARIANTS = ("classic", "teams", "teams-2-2-1-1", "second-bottle", "lopaka", "bright-house", "eye-of-the-demon")
-TWO_PACK = {"bright-house", "eye-of-the-demon"}
-PACK_SIZES = {"bright-house": {1: 9, 2: 9}, "eye-of-the-demon": {1: 6, 2: 12}}
-LOPAKA = "Lopaka"
 START_PRICE = 38
 """The bottle's start price, 19, as an engine card (twice the number)."""
 
@@ -58,7 +53,8 @@ def deck_name(game: Game) -> str:
     named = game.tag("Deck")
     if named in DECKS:
         return named
-    if game.tag("Variant") in _MATAGOT_VARIANTS or len(game.players) in (5, 6):
+    variant = BY_NAME.get(game.tag("Variant") or "")
+    if (variant is not None and variant.matagot) or len(game.players) in (5, 6):
         return "matagot"
     return "bambus"
 

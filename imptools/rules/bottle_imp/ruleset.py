@@ -10,20 +10,18 @@ from imptools.rules.bottle_imp.bottles import Bottle, BottleState, automaton_cho
 from imptools.rules.bottle_imp.cards import (
     CARD,
     COLOURS,
-    LOPAKA,
     START_PRICE,
     STYLES,
     TRICKS,
-    TWO_PACK,
-    VARIANTS,
     Table,
     card_number,
     deck,
     deck_name,
     spell,
 )
-from imptools.rules.bottle_imp.setup import SEATS, Setup, default_variant, imp_trick, seats_text
+from imptools.rules.bottle_imp.setup import Setup, default_variant, imp_trick, seats_text
 from imptools.rules.bottle_imp.simulate import BottleSimulator
+from imptools.rules.bottle_imp.variants import BY_NAME, LOPAKA, SEATS, VARIANTS
 from imptools.rules.checks import (
     deal_size_findings,
     duplicate_findings,
@@ -103,30 +101,30 @@ class BottleImp(TrickRuleset):
             return (
                 f"Players names {n} player{'s' if n != 1 else ''}; the Bottle Imp's {variant} seats {seats_text(seats)}"
             )
-        if variant == "lopaka" and LOPAKA not in game.players:
-            return f"the lopaka variant is two players and {LOPAKA}: name him in Players as `{LOPAKA}`"
+        automaton = BY_NAME[variant].automaton
+        if automaton is not None and automaton not in game.players:
+            return f"the {variant} variant is two players and {automaton}: name him in Players as `{automaton}`"
         return None
 
     def table(self, game: Game) -> Setup | None:
-        variant = default_variant(game)
+        rules = BY_NAME.get(default_variant(game))
         n = len(game.players)
-        if variant not in VARIANTS or n not in TRICKS or self.players_problem(game) is not None:
+        if rules is None or n not in TRICKS or self.players_problem(game) is not None:
             return None
-        per_trick = 4 if variant in TWO_PACK else n
-        bottles = 2 if variant == "second-bottle" else 1
-        return Setup(variant, game.players, deck(game), deck_name(game), TRICKS[n], per_trick, bottles)
+        per_trick = 4 if rules.two_pack else n
+        return Setup(rules, game.players, deck(game), deck_name(game), TRICKS[n], per_trick)
 
     def dealers(self, game: Game, table: object) -> list[str | None]:
         """Each hand's dealer; with Lopaka the two players alternate, hand 1's the player listed last."""
         assert isinstance(table, Setup)
-        if not table.lopaka:
+        if table.automaton is None:
             return hand_dealers(game, game.players)
-        return hand_dealers(game, game.players, [p for p in game.players if p != LOPAKA])
+        return hand_dealers(game, game.players, [p for p in game.players if p != table.automaton])
 
     def play_hand(self, table: object, game: Game, hand: Hand, dealer: str, steps: bool) -> HandOutcome:
         assert isinstance(table, Setup)
         setup = table
-        if setup.lopaka and dealer == LOPAKA:
+        if setup.automaton is not None and dealer == setup.automaton:
             return HandOutcome(None, False, setup.tricks)
         report = Reporter(game, hand)
         bottles = [Bottle() for _ in range(setup.bottles)]
@@ -150,7 +148,7 @@ class BottleImp(TrickRuleset):
         if packs is not None:
             holdings = Holdings(walk, final, packs if setup.two_pack else None)
             revoke_findings(walk, holdings, setup.colour, spell, COLOURS.__getitem__, report)
-        if setup.lopaka:
+        if setup.automaton is not None:
             self._automaton(setup, hand, walk, report)
         complete = len(hand.tricks) == setup.tricks
         scores = self._score(setup, hand, dealer, walk, bottles, piles) if complete and walk.whole else None
@@ -181,7 +179,7 @@ class BottleImp(TrickRuleset):
         for d in hand.discards:
             p = d.player.name
             want = 2 if setup.two_pack else 0 if n == 5 and p == dealer else 1
-            if setup.lopaka:
+            if setup.automaton is not None:
                 report.add("bad-exchange", f"{p} discards, but with Lopaka nobody discards", d.line, d.column, None, p)
             elif p in players and discarded.get(p) != want:
                 msg = f"{p} discards {discarded.get(p)} cards; the rules say {want}"
@@ -192,7 +190,7 @@ class BottleImp(TrickRuleset):
             if g not in players or r not in players:
                 continue
             i = players.index(g)
-            if setup.lopaka:
+            if setup.automaton is not None:
                 if LOPAKA in (g, r) or g == r:
                     msg = f"{g} passes to {r}: only the two players swap a card"
                     report.add("bad-exchange", msg, ps.line, ps.column, None, g)
@@ -204,9 +202,9 @@ class BottleImp(TrickRuleset):
 
     def _packs(self, setup: Setup, hand: Hand) -> Callable[[int, int, str, int], object] | None:
         """Which pack the i-th card of a trick came from (0 in one-pack variants), or None when unknowable."""
-        if setup.variant == "bright-house":
+        if setup.rules.open_pack:
             return lambda t, i, p, c: i // 2
-        if setup.variant != "eye-of-the-demon":
+        if not setup.two_pack:
             return lambda t, i, p, c: 0
         where: dict[tuple[str, int], int] = {}
         for deal in hand.deals:
@@ -262,7 +260,7 @@ class BottleImp(TrickRuleset):
         for p in players:
             if p in owners:
                 own[p] = -penalty * owners.count(p)
-        if setup.variant not in ("teams", "teams-2-2-1-1"):
+        if not setup.rules.teams:
             return own
         seat = {p: (players.index(p) - players.index(dealer)) % n for p in players}
         by_seat = {s: p for p, s in seat.items()}

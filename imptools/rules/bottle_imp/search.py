@@ -28,7 +28,7 @@ from itertools import pairwise
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, Searchable, bits
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, judge_prices, settle_trick
-from imptools.rules.bottle_imp.cards import LOPAKA, START_PRICE, spell
+from imptools.rules.bottle_imp.cards import START_PRICE, spell
 from imptools.rules.bottle_imp.escape import Escape, Gains, nearest_price
 from imptools.rules.bottle_imp.setup import Setup, imp_trick
 from imptools.rules.exchange import after_exchange
@@ -86,7 +86,7 @@ class SearchBottle:
         self.won = [0] * n
         self.leader = 0
         self.trick: list[int] = []
-        self.lopaka = self.seat.get(LOPAKA, -1) if setup.lopaka else -1
+        self.lopaka = self.seat.get(setup.automaton, -1) if setup.automaton is not None else -1
         self._undo: list[Saved | None] = []
         self.live = 0
         for h in self.hands:
@@ -437,7 +437,7 @@ def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, deal
     assert isinstance(setup, Setup)
     if setup.variant not in SEARCHABLE:
         return f"the {setup.variant} variant is not analysed (only {', '.join(SEARCHABLE)})"
-    if setup.lopaka and dealer == LOPAKA:
+    if setup.automaton is not None and dealer == setup.automaton:
         return "Lopaka never deals"
     order = setup.order(dealer)
     bottles = [Bottle() for _ in range(setup.bottles)]

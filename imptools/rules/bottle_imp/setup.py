@@ -5,7 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from imptools.record import Game, Hand, NameRef
-from imptools.rules.bottle_imp.cards import DEAL, LOPAKA, PACK_SIZES, TWO_PACK, Table, card_number
+from imptools.rules.bottle_imp.cards import DEAL, Table, card_number
+from imptools.rules.bottle_imp.variants import DEFAULT, TWO_PLAYER_DEFAULT, Variant
 from imptools.rules.exchange import cards_of
 from imptools.rules.tricks import turn_order
 
@@ -14,24 +15,32 @@ from imptools.rules.tricks import turn_order
 class Setup:
     """What a game's tags decide, worked out once: variant, deck, trick sizes."""
 
-    variant: str
+    rules: Variant
     players: tuple[str, ...]
     cards: Table
     deck_name: str
     tricks: int
     per_trick: int
-    bottles: int
     ids: dict[str, int] = field(default_factory=dict)
     resolved: dict[str, int | None] = field(default_factory=dict)
     """`resolve`'s answers so far (a game spells the same cards again and again)."""
 
     @property
-    def lopaka(self) -> bool:
-        return self.variant == "lopaka"
+    def variant(self) -> str:
+        return self.rules.name
+
+    @property
+    def bottles(self) -> int:
+        return self.rules.bottles
+
+    @property
+    def automaton(self) -> str | None:
+        """The player the rules play (Lopaka), if any."""
+        return self.rules.automaton
 
     @property
     def two_pack(self) -> bool:
-        return self.variant in TWO_PACK
+        return self.rules.two_pack
 
     def resolve(self, text: str) -> int | None:
         """The engine card of a token, or None when it is not a card of this deck."""
@@ -50,16 +59,19 @@ class Setup:
 
     def order(self, dealer: str) -> list[str]:
         """Turn order for a hand, starting with the player who leads trick 1."""
-        if self.lopaka:
-            other = next(p for p in self.players if p not in (dealer, LOPAKA))
-            return [other, LOPAKA, dealer]
+        automaton = self.rules.automaton
+        if automaton is not None:
+            other = next(p for p in self.players if p not in (dealer, automaton))
+            return [other, automaton, dealer]
         return turn_order(self.players, dealer)
 
     def dealt(self, who: NameRef, dealer: str) -> int | None:
         """How many cards the rules deal to a player (or to one pack)."""
-        if self.two_pack:
-            return PACK_SIZES[self.variant].get(who.pack or 1)
-        if self.lopaka:
+        packs = self.rules.packs
+        if packs:
+            pack = who.pack or 1
+            return packs[pack - 1] if 1 <= pack <= len(packs) else None
+        if self.rules.automaton is not None:
             return 11
         n = len(self.players)
         return 10 if n == 5 and who.name == dealer else DEAL.get(n)
@@ -77,19 +89,8 @@ def imp_trick(setup: Setup, hand: Hand, played: set[int]) -> list[int]:
 
 
 def default_variant(game: Game) -> str:
-    return game.tag("Variant") or ("bright-house" if len(game.players) == 2 else "classic")
-
-
-SEATS: dict[str, tuple[int, ...]] = {
-    "classic": (3, 4, 5, 6),
-    "teams": (4, 5, 6),
-    "teams-2-2-1-1": (6,),
-    "second-bottle": (5, 6),
-    "lopaka": (3,),
-    "bright-house": (2,),
-    "eye-of-the-demon": (2,),
-}
-"""How many players (Lopaka included) each variant seats."""
+    """The `Variant` tag, or the spec's default for the number of players."""
+    return game.tag("Variant") or (TWO_PLAYER_DEFAULT if len(game.players) == 2 else DEFAULT).name
 
 
 def seats_text(counts: tuple[int, ...]) -> str:

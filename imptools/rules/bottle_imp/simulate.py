@@ -7,7 +7,7 @@ from random import Random
 from imptools.record import NameRef
 from imptools.rules.base import DealtHand, Position
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
-from imptools.rules.bottle_imp.cards import LOPAKA, PACK_SIZES, spell
+from imptools.rules.bottle_imp.cards import spell
 from imptools.rules.bottle_imp.setup import Setup
 from imptools.rules.tricks import follow
 
@@ -42,7 +42,7 @@ class BottlePosition:
 
     def _slots(self, player: str) -> list[int]:
         """The packs the next card may come from: Bright House plays the open pack first, then the hidden one."""
-        if self.setup.variant == "bright-house":
+        if self.setup.rules.open_pack:
             first = self.opened.get(player, 0)
             return [first if len(self.trick) < 2 else 1 - first]
         return list(range(len(self.packs[player])))
@@ -56,8 +56,9 @@ class BottlePosition:
         return sorted(out)
 
     def forced(self) -> int | None:
-        if self.setup.lopaka and self.to_move() == LOPAKA:
-            return automaton_choice(self.packs[LOPAKA][0], self.trick, self.bottles, self.setup.colour)
+        automaton = self.setup.automaton
+        if automaton is not None and self.to_move() == automaton:
+            return automaton_choice(self.packs[automaton][0], self.trick, self.bottles, self.setup.colour)
         return None
 
     def play(self, card: int) -> None:
@@ -101,7 +102,7 @@ class BottleSimulator:
         setup = self.setup
         cards = sorted(setup.cards)
         rng.shuffle(cards)
-        sizes = PACK_SIZES.get(setup.variant, {1: 0})
+        sizes = range(1, len(setup.rules.packs) + 1) if setup.two_pack else (1,)
         packs: dict[str, list[set[int]]] = {}
         for p in setup.order(dealer):
             packs[p] = []
@@ -124,7 +125,7 @@ class BottleSimulator:
             into = f"{receiver}.{k + 1}" if setup.two_pack else receiver
             lines.append(f"pass {giver} > {into} {spell(card)}")
         opened: dict[str, int] = {}
-        if setup.variant == "bright-house":
+        if setup.rules.open_pack:
             for p in setup.players:
                 opened[p] = rng.randrange(2)
                 lines.append(f"open {p} {opened[p] + 1}")
@@ -136,20 +137,20 @@ class BottleSimulator:
         """Discard (taken from `packs` at once) and choose the passes: (giver, receiver, receiving pack, card)."""
         setup = self.setup
         players, n = setup.players, len(setup.players)
-        if setup.lopaka:
-            a, b = (p for p in players if p != LOPAKA)
+        if setup.automaton is not None:
+            a, b = (p for p in players if p != setup.automaton)
             return {}, [(a, b, 0, rng.choice(sorted(packs[a][0]))), (b, a, 0, rng.choice(sorted(packs[b][0])))]
         moves: list[tuple[str, str, int, int]] = []
         discards: dict[str, list[int]] = {}
         for p in players:
             other = players[(players.index(p) + 1) % n]
-            if setup.variant == "bright-house":
+            if setup.rules.open_pack:
                 for k in (0, 1):
                     gone, give = rng.sample(sorted(packs[p][k]), 2)
                     packs[p][k].discard(gone)
                     discards.setdefault(p, []).append(gone)
                     moves.append((p, other, k, give))
-            elif setup.variant == "eye-of-the-demon":
+            elif setup.two_pack:
                 gone1, gone2, give1, give2 = rng.sample(sorted(packs[p][1]), 4)
                 packs[p][1].difference_update((gone1, gone2))
                 discards[p] = [gone1, gone2]
