@@ -5,12 +5,55 @@ from __future__ import annotations
 from collections.abc import Sequence, Set
 from dataclasses import dataclass
 
-from imptools.rules.botifarra.cards import SUIT_NAMES, is_point, lowest, strength, suit_of, trick_winner
+from imptools.rules.botifarra.cards import SUIT_NAMES, is_point, strength, suit_of, trick_winner
 
 LLIURE, OBLIGADA, CARREGAR = "lliure", "obligada", "carregar"
 """The three tables of play obligations (section 6); the two-player variants play `lliure`."""
 PLAY_RULES = ("revoke", "must-beat", "must-trump", "must-play-low", "not-visible")
 """The codes of the play rules: breaking one costs the hand."""
+
+ANY, LOW, LOW_OR_POINT = "any", "low", "low-or-point"
+"""What a cell of an obligation table allows of the cards it applies to: any of them, the lowest of its suit among
+the player's cards, or that or a point card."""
+
+
+@dataclass(frozen=True, slots=True)
+class Obligations:
+    """One obligation table of section 6, as data: what a player may play where he need not beat nor trump.
+
+    Every table asks the same first: follow the suit led; against the opponents, beat the trick in that suit if he
+    can, and with none of that suit trump it (beating a trump lying) if he can. The cells differ only where he
+    cannot, or where his partner is winning the trick; each cell says which of the cards it applies to he may play.
+    """
+
+    name: str
+    partner_master: str
+    """His partner is winning: of the suit led if he holds it, else of any suit."""
+    cannot_beat: str
+    """He holds the suit led and cannot beat the trick with it: of the suit led."""
+    cannot_trump: str
+    """He holds none of the suit led and cannot trump: any card."""
+
+
+TABLES = {
+    LLIURE: Obligations(LLIURE, ANY, ANY, ANY),
+    OBLIGADA: Obligations(OBLIGADA, LOW_OR_POINT, LOW, LOW),
+    CARREGAR: Obligations(CARREGAR, LOW_OR_POINT, LOW_OR_POINT, LOW_OR_POINT),
+}
+"""Each table by name (the `Variant` value that plays it)."""
+
+
+def allowed_by(cell: str, pool: Set[int], hand: Set[int]) -> set[int]:
+    """The cards of `pool` a table's `cell` allows, for a player holding `hand`."""
+    if cell == ANY:
+        return set(pool)
+
+    def lowest_of_its_suit(c: int) -> bool:
+        return all(strength(x) >= strength(c) for x in hand if suit_of(x) == suit_of(c))
+
+    if cell == LOW:
+        return {c for c in pool if lowest_of_its_suit(c)}
+    return {c for c in pool if is_point(c) or lowest_of_its_suit(c)}
 
 
 def legal_cards(rules: str, trump: int | None, lying: Sequence[int], partner_master: bool, hand: Set[int]) -> set[int]:
@@ -25,37 +68,20 @@ def legal_cards(rules: str, trump: int | None, lying: Sequence[int], partner_mas
     """
     if not lying:
         return set(hand)
+    table = TABLES[rules]
     led = suit_of(lying[0])
     follow = {c for c in hand if suit_of(c) == led}
 
     def beats(c: int) -> bool:
         return trick_winner([*lying, c], trump) == len(lying)
 
-    def lowest_of_its_suit(c: int) -> bool:
-        return all(strength(x) >= strength(c) for x in hand if suit_of(x) == suit_of(c))
-
-    pool = follow or set(hand)
     if partner_master:
-        if rules == LLIURE:
-            return pool
-        return {c for c in pool if is_point(c) or lowest_of_its_suit(c)}
+        return allowed_by(table.partner_master, follow or hand, hand)
     if follow:
         beaters = {c for c in follow if beats(c)}
-        if beaters:
-            return beaters
-        if rules == LLIURE:
-            return follow
-        if rules == OBLIGADA:
-            return {lowest(follow)}
-        return {c for c in follow if is_point(c) or lowest_of_its_suit(c)}
+        return beaters or allowed_by(table.cannot_beat, follow, hand)
     trumps = {c for c in hand if trump is not None and suit_of(c) == trump and beats(c)}
-    if trumps:
-        return trumps
-    if rules == LLIURE:
-        return set(hand)
-    if rules == OBLIGADA:
-        return {c for c in hand if lowest_of_its_suit(c)}
-    return {c for c in hand if is_point(c) or lowest_of_its_suit(c)}
+    return trumps or allowed_by(table.cannot_trump, hand, hand)
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +164,7 @@ def _low_duty(rules: str, partner_master: bool, follow: Sequence[int], led: str)
     """What the table asked, in words, where the play broke a `must-play-low` cell."""
     if partner_master:
         return f"play a point card of {led} or the lowest {led}" if follow else "play a point card or a lowest card"
+    table = TABLES[rules]
     if follow:
-        return f"play the lowest {led}" + (f" or a point card of {led}" if rules == CARREGAR else "")
-    return "play the lowest card of a suit" + (" or a point card" if rules == CARREGAR else "")
+        return f"play the lowest {led}" + (f" or a point card of {led}" if table.cannot_beat == LOW_OR_POINT else "")
+    return "play the lowest card of a suit" + (" or a point card" if table.cannot_trump == LOW_OR_POINT else "")
