@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from imptools.record import Game, NameRef
 from imptools.rules.botifarra.calls import INDIVIDUAL, PARTNERSHIP, TWO_PLAYER, Seating
 from imptools.rules.botifarra.cards import card_number, deck
-from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
+from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA, TABLES
 
 RECTOR_VICAR, PILES_AND_HAND = "rector-vicar", "piles-and-hand"
 VARIANTS = (OBLIGADA, LLIURE, CARREGAR, RECTOR_VICAR, PILES_AND_HAND)
@@ -60,7 +60,7 @@ def players_problem(game: Game) -> str | None:
     variant = game.tag("Variant") or (RECTOR_VICAR if n == 2 else OBLIGADA)
     if variant in _PILES:
         return None if n == 2 else f"Players names {n} player{'s' if n != 1 else ''}; Botifarra's {variant} is for 2"
-    if variant not in (LLIURE, OBLIGADA, CARREGAR):
+    if variant not in TABLES:
         return None  # an unknown variant is reported on its own tag
     if game.tag("Teams") == "none":
         if n in (3, 4):
@@ -79,7 +79,7 @@ def setup_of(game: Game) -> Setup | None:
     if n == 2 and variant in _PILES:
         piles, in_hand = _PILES[variant]
         return Setup(variant, LLIURE, Seating(players, TWO_PLAYER), deck(2), piles, in_hand)
-    if n in (3, 4) and variant in (LLIURE, OBLIGADA, CARREGAR):
+    if n in (3, 4) and variant in TABLES:  # the variant names its obligation table
         mode = INDIVIDUAL if n == 3 or game.tag("Teams") == "none" else PARTNERSHIP
         return Setup(variant, variant, Seating(players, mode), deck(n))
     return None
