@@ -29,6 +29,7 @@ from imptools.commands import (
     _unreadable,
     expand,
     main,
+    out_of_range,
     read,
     read_bytes,
     validate_files,
@@ -591,16 +592,11 @@ def replay(
     everything = list(read(inputs.paths[0], inputs))
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
-    if not any(g.hands or g.tags for g in everything):
-        # an empty file, or one with no notation in it: say so and why, rather than replay nothing
-        why = "; ".join(f.message for g in everything for f in g.findings[:1])
-        _error(f"{shown(file)}: the file holds no game" + (f" ({why})" if why else ""))
-        raise typer.Exit(EXIT_FOUND)
     records = [g for g in everything if game is None or g.index == game]
-    missing = _out_of_range(everything, records, game, hand, trick)
-    if missing is not None:
-        _error(f"{shown(file)}: {missing}")
-        raise typer.Exit(EXIT_UNREADABLE)
+    refused = out_of_range(everything, records, game, hand, trick)
+    if refused is not None:
+        _error(f"{shown(file)}: {refused[0]}")
+        raise typer.Exit(refused[1])
     games = [replay_game(g, judge_game(g)) for g in records]
     if analyse:
         from imptools.analyse import Runner, cores, tasks_for
@@ -639,30 +635,6 @@ def replay(
         from imptools.present.replay_text import print_replay
 
         print_replay(Console(highlight=False), games, hand, trick)
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n} {what}" + ("" if n == 1 else "s")
-
-
-def _out_of_range(
-    everything: list[Game], records: list[Game], game: int | None, hand: int | None, trick: int | None
-) -> str | None:
-    """What `--game`, `--hand` or `--trick` asks for that the file does not hold, naming how many there are."""
-    if game is not None and not records:
-        return f"no game {game}: the file holds {_count(len(everything), 'game')}"
-    where = f"game {game}" if game is not None else "the game" if len(records) == 1 else "the games"
-    if hand is not None and not any(h.number == hand for g in records for h in g.hands):
-        most = max((len(g.hands) for g in records), default=0)
-        held = _count(most, "hand") if len(records) == 1 else f"at most {_count(most, 'hand')}"
-        return f"no hand {hand}: {where} {'has' if len(records) == 1 else 'have'} {held}"
-    chosen = [h for g in records for h in g.hands if hand is None or h.number == hand]
-    if trick is not None and chosen and not any(t.number == trick for h in chosen for t in h.tricks):
-        most = max(len(h.tricks) for h in chosen)
-        if hand is not None and len(chosen) == 1:
-            return f"no trick {trick}: hand {hand} has {_count(most, 'trick')}"
-        return f"no trick {trick}: no hand of {where} has more than {_count(most, 'trick')}"
-    return None
 
 
 # --------------------------------------------------------------------------- analyse

@@ -15,20 +15,11 @@ from imptools.cli import app
 from imptools.reader import read_games
 from imptools.record import Game
 from imptools.rules import get_ruleset
-from imptools.rules.ninety_nine import (
-    DECLARE,
-    JOKER,
-    NINE,
-    REVEAL,
-    TRICKS,
-    Declaration,
-    NinetyNinePosition,
-    NinetyNineSimulator,
-    Setup,
-    make,
-    spell,
-)
-from imptools.rules.ninety_nine_search import MARKS, SearchNinetyNine
+from imptools.rules.ninety_nine.cards import JOKER, NINE, TRICKS, make, spell
+from imptools.rules.ninety_nine.scoring import DECLARE, REVEAL, Declaration
+from imptools.rules.ninety_nine.search import MARKS, SearchNinetyNine
+from imptools.rules.ninety_nine.setup import Setup
+from imptools.rules.ninety_nine.simulate import NinetyNinePosition, NinetyNineSimulator
 from imptools.simulate import Options, simulate
 
 NAMES = ("Al", "Bo", "Cy")

@@ -74,7 +74,7 @@ def test_1995_values_change_the_score() -> None:
 
 
 def test_second_bottle_at_19_is_judged_against_after_the_first_is_taken() -> None:
-    from imptools.rules.bottle_imp import Bottle, judge_trick
+    from imptools.rules.bottle_imp.bottles import Bottle, judge_trick
 
     bottles = [Bottle(), Bottle()]  # engine cards are twice the card's number
     win, taken = judge_trick([40, 36, 60], bottles)

@@ -40,16 +40,22 @@ def can_compile() -> bool:
 
 
 def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
-    package, search = installed(
-        ["-c", "import imptools, imptools.rules.bottle_imp_search as m; print(imptools.__file__); print(m.__file__)"],
+    package, search, escape = installed(
+        [
+            "-c",
+            "import imptools, imptools.rules.bottle_imp.search as s, imptools.rules.bottle_imp.escape as e; "
+            "print(imptools.__file__); print(s.__file__); print(e.__file__)",
+        ],
         tmp_path,
     ).split()
     editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
     if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
-        assert search.endswith("bottle_imp_search.py"), search
+        assert search.endswith("bottle_imp/search.py"), search
+        assert escape.endswith("bottle_imp/escape.py"), escape
     else:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        assert search.endswith("bottle_imp_search" + suffix), f"the build could compile the search: {search}"
+        assert search.endswith("bottle_imp/search" + suffix), f"the build could compile the search: {search}"
+        assert escape.endswith("bottle_imp/escape" + suffix), f"the build could compile the search: {escape}"
 
 
 def simulated(

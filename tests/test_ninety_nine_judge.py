@@ -9,7 +9,7 @@ from imptools.findings import Finding
 from imptools.reader import read_games
 from imptools.replay import replay
 from imptools.rules.base import GameResult
-from imptools.rules.ninety_nine import NinetyNineState
+from imptools.rules.ninety_nine.ruleset import NinetyNineState
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 

@@ -141,7 +141,7 @@ def test_every_tag_imptools_reads_is_on_the_page() -> None:
 
 def test_every_variant_and_deck_is_on_the_page() -> None:
     from imptools.rules import GAMES, get_ruleset
-    from imptools.rules.bottle_imp import DECKS
+    from imptools.rules.bottle_imp.cards import DECKS
 
     names = [str(d) for d in DECKS]
     for game in GAMES:

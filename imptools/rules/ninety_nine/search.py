@@ -25,21 +25,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 
 from imptools.record import Game, Hand
-from imptools.rules.base import PlayedHand, bits
-from imptools.rules.ninety_nine import (
-    BID_CARDS,
-    JOKER,
-    PLAYERS,
-    TRICKS,
-    Declaration,
-    NinetyNine,
-    Setup,
-    parse,
-    score_hand,
-    spell,
-    trump_of,
-)
-from imptools.rules.tricks import Played, Reporter, turn_order, walk_tricks
+from imptools.rules.base import PlayedHand, Searchable, bits
+from imptools.rules.ninety_nine.cards import BID_CARDS, JOKER, PLAYERS, TRICKS, parse, spell, trump_of
+from imptools.rules.ninety_nine.ruleset import NinetyNine
+from imptools.rules.ninety_nine.scoring import Declaration, score_hand
+from imptools.rules.ninety_nine.setup import Setup
+from imptools.rules.report import Reporter
+from imptools.rules.tricks import Played, turn_order, walk_tricks
 
 MARKS = (5, 30)
 """A play that costs 5 points or more is `?`, 30 or more `??` (see docs/ANALYSIS.md)."""
@@ -305,15 +297,13 @@ class SearchNinetyNine:
         return tuple(tuple(sorted(g)) for g in out)
 
 
-# --------------------------------------------------------------------------- a recorded hand
-
-
-def played_hand(ruleset: NinetyNine, setup: Setup, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
+def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
     """The hand's start position (the cards each player plays: the deal less the bid) and its plays, or why it
-    cannot be analysed."""
+    cannot be analysed (a `StartPosition`: the registry finds it)."""
+    assert isinstance(ruleset, NinetyNine) and isinstance(setup, Setup)
     players = setup.players
     report = Reporter(game, hand)
-    deck = ruleset._deck(hand, players, report)
+    deck = ruleset.hand_deck(hand, players, report)
     if deck.turnup is None:
         return "the turn-up is not known (no `turnup` line, and more than one card could be it)"
     turnup = deck.turnup
@@ -322,7 +312,7 @@ def played_hand(ruleset: NinetyNine, setup: Setup, game: Game, hand: Hand, deale
     def settle(played: Played) -> int | None:
         return deck.winner(played.cards)
 
-    walk = walk_tricks(hand, order, PLAYERS, parse, settle, ruleset._filler(hand, deck))
+    walk = walk_tricks(hand, order, PLAYERS, parse, settle, ruleset.filler(hand, deck))
     plays = walk.numbered_plays()
     complete = walk.whole and len(walk.tricks) == TRICKS
     held: dict[str, set[int]] = {}
@@ -345,15 +335,6 @@ def played_hand(ruleset: NinetyNine, setup: Setup, game: Game, hand: Hand, deale
     if turnup in in_play:
         return f"{spell(turnup)} is turned up and also held"
     bids = {p: deck.bid_number(p)[0] for p in players}
-    call = ruleset._call(hand, players, report)
+    call = ruleset.declaration(hand, players, report)
     position = SearchNinetyNine(order, held, turnup, bids, call)
     return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
-
-
-def searchable(ruleset: NinetyNine, game: Game, hand_number: int) -> PlayedHand | str:
-    """`played_hand` for hand `hand_number` of `game` (or why it cannot be analysed)."""
-    setup = ruleset.table(game)
-    if setup is None:
-        return "imptools cannot judge this game (three players, the standard variant)"
-    found = ruleset.hand_and_dealer(game, setup, hand_number)
-    return found if isinstance(found, str) else played_hand(ruleset, setup, game, *found)
