@@ -498,8 +498,52 @@ def test_a_game_with_one_card_changed_is_not_a_copy(club: Club, tmp_path: Path) 
 
 
 def test_help_has_examples_for_every_subcommand() -> None:
-    for sub in ("add", "standings", "find", "dupes"):
+    for sub in ("add", "standings", "find", "dupes", "player"):
         out = imp("archive", sub, "--help")
         assert out.returncode == 0 and "Examples" in out.stdout and f"imp archive {sub}" in out.stdout
     out = imp("--help")
     assert "archive" in out.stdout
+
+
+# --------------------------------------------------------------------------- player
+
+
+def test_a_players_record_by_game_season_partners_opponents_and_findings(club: Club, archive: Path) -> None:
+    scored = run_json("score", "--json", str(club.root))
+    nights = {(club.path(n), n.index): n for n in club.nights}
+    by_game: dict[str, dict[str, int]] = {}
+    by_season: dict[tuple[str, str], int] = {}
+    ahead: dict[str, list[int]] = {}
+    hands = 0
+    for g in scored["games"]:
+        night = nights[(os.path.abspath(g["path"]), g["game"])]
+        if night.file == club.copy or "Adam" not in g["players"]:
+            continue
+        row = by_game.setdefault(night.kind, {"games": 0, "hands": 0, "points": 0})
+        row["games"] += 1
+        row["hands"] += len(g["hands"])
+        row["points"] += g["totals"]["Adam"]
+        by_season[(night.kind, night.date[:4])] = by_season.get((night.kind, night.date[:4]), 0) + 1
+        hands += len(g["hands"])
+        partner = "Christian" if night.kind == "botifarra" else None
+        for p in g["players"]:
+            if p not in ("Adam", partner):
+                pair = ahead.setdefault(p, [0, 0, 0])
+                pair[0] += 1
+                pair[1] += int(g["totals"]["Adam"] > g["totals"][p])
+                pair[2] += int(g["totals"]["Adam"] < g["totals"][p])
+    doc = run_json("archive", "player", "Adam", "--db", str(archive), "--json")
+    assert doc["format"] == "imp-archive-player" and doc["version"] == 1 and doc["player"] == "Adam"
+    assert {r["game"]: {k: r[k] for k in ("games", "hands", "points")} for r in doc["games"]} == by_game
+    assert {(r["game"], r["season"]): r["games"] for r in doc["seasons"]} == by_season
+    assert ("bottle-imp", "2025") in by_season and ("bottle-imp", "2026") in by_season
+    assert doc["partners"] == [{"player": "Christian", "games": 2, "wins": doc["partners"][0]["wins"]}]
+    assert {o["player"]: [o["games"], o["ahead"], o["behind"]] for o in doc["opponents"]} == ahead
+    assert doc["findings"] == [{"code": "score-mismatch", "count": 1, "per_100_hands": round(100 / hands, 2)}]
+    spring = run_json("archive", "player", "Adam", "--db", str(archive), "--json", "--since", "2026-01-01")
+    assert {r["game"] for r in spring["games"]} == {"bottle-imp", "botifarra", "ninety-nine"}
+    assert sum(r["games"] for r in spring["games"]) == 3
+    out = imp("archive", "player", "Zoe", "--db", str(archive))
+    assert out.returncode == 1 and "Zoe" in out.stderr and "Traceback" not in out.stderr
+    text = imp("archive", "player", "Adam", "--db", str(archive))
+    assert text.returncode == 0 and "Christian" in text.stdout and "score-mismatch" in text.stdout

@@ -29,7 +29,8 @@ app = typer.Typer(
         "  imp archive add seasons/\n\n"
         "  imp archive standings --game botifarra --since 2026-03-01\n\n"
         '  imp archive find --player Adam --event "Thursday club" -o adam.imp\n\n'
-        "  imp archive dupes --json"
+        "  imp archive dupes --json\n\n"
+        "  imp archive player Adam"
     ),
     no_args_is_help=True,
     add_completion=False,
@@ -343,6 +344,82 @@ def dupes(db: DbOpt = DEFAULT_DB, json: JsonOpt = False) -> None:
             print(f"  copy {c['path']}:{c['game']}")
     n = len(found["duplicates"])
     print(f"{n} game{'s' if n != 1 else ''} kept more than once", file=sys.stderr)
+
+
+# --------------------------------------------------------------------------- player
+
+
+@app.command()
+def player(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The player, as the Players tags write him.")],
+    db: DbOpt = DEFAULT_DB,
+    game: GameOpt = None,
+    since: SinceOpt = None,
+    until: UntilOpt = None,
+    event: EventOpt = None,
+    json: JsonOpt = False,
+) -> None:
+    """A player's record: by game and by season, partners and opponents, findings about him per 100 hands.
+
+    Counted over distinct games (a game kept twice counts once). A season is the
+    year of the game's Date tag. Against each opponent: the games he finished
+    ahead of him and behind him. Exit status 1 when the archive has no game of NAME.
+
+    Examples:
+
+      imp archive player Adam
+
+      imp archive player Betty --game botifarra --since 2026-01-01 --json
+    """
+    from imptools.archive.queries import player as run
+
+    with _archive(db) as conn:
+        record = run(
+            conn, name, Filters(game=game, since=_date(since, "--since"), until=_date(until, "--until"), event=event)
+        )
+    if record is None:
+        _error(f"no game of {name} in the archive" + (" with these filters" if game or since or until or event else ""))
+        raise typer.Exit(EXIT_FOUND)
+    if json:
+        _print_json(record)
+        return
+    from rich.table import Table
+
+    from imptools.commands import _console
+
+    console = _console()
+    table = Table(title=f"{name}")
+    for heading in ("game", "season", "games", "hands", "wins", "points", "per hand"):
+        table.add_column(heading, justify="left" if heading in ("game", "season") else "right")
+    for r in record["games"]:
+        table.add_row(
+            r["game"], "all", *(str(r[k]) for k in ("games", "hands", "wins", "points")), f"{r['average']:.2f}"
+        )
+    for r in record["seasons"]:
+        table.add_row(
+            r["game"],
+            r["season"] or "undated",
+            *(str(r[k]) for k in ("games", "hands", "wins", "points")),
+            f"{r['average']:.2f}",
+        )
+    console.print(table)
+    if record["partners"]:
+        console.print(
+            "partners: " + ", ".join(f"{p['player']} ({p['games']} games, {p['wins']} won)" for p in record["partners"])
+        )
+    console.print(
+        "opponents: "
+        + ", ".join(
+            f"{o['player']} ({o['games']} games, ahead {o['ahead']}, behind {o['behind']})" for o in record["opponents"]
+        )
+    )
+    if record["findings"]:
+        console.print(
+            "findings: "
+            + ", ".join(
+                f"{f['code']} {f['count']} ({f['per_100_hands']:.2f} per 100 hands)" for f in record["findings"]
+            )
+        )
 
 
 def run(args: list[str]) -> Any:

@@ -302,3 +302,82 @@ def dupes(conn: sqlite3.Connection) -> dict[str, Any]:
             for g in found
         ],
     }
+
+
+def player(conn: sqlite3.Connection, name: str, filters: Filters) -> dict[str, Any] | None:
+    """A player's record over the distinct games he played: by game and by season (the year of the `Date`),
+    his partners and opponents, and the findings about him per 100 of his hands; None if he played no game."""
+    rows = [r for r in games(conn, Filters(**{**_fields(filters), "players": (name,)}), distinct=True)]
+    if not rows:
+        return None
+    by_game: dict[str, dict[str, Any]] = {}
+    by_season: dict[tuple[str, str | None], dict[str, Any]] = {}
+    partners: dict[str, dict[str, int]] = {}
+    opponents: dict[str, dict[str, int]] = {}
+
+    def tally(entry: dict[str, Any], row: GameRow, side: tuple[str, ...]) -> None:
+        entry["games"] += 1
+        entry["hands"] += row.hands
+        entry["points"] += row.totals.get(name, 0)
+        entry["wins"] += int(won(row, side))
+
+    def blank() -> dict[str, Any]:
+        return {"games": 0, "hands": 0, "wins": 0, "points": 0}
+
+    for row in rows:
+        side = next((s for s in _sides(row) if name in s), (name,))
+        kind = row.game or "?"
+        tally(by_game.setdefault(kind, blank()), row, side)
+        tally(by_season.setdefault((kind, row.date[:4] if row.date else None), blank()), row, side)
+        mine = row.totals.get(name)
+        for other in row.players:
+            if other == name:
+                continue
+            if other in side:
+                p = partners.setdefault(other, {"games": 0, "wins": 0})
+                p["games"] += 1
+                p["wins"] += int(won(row, side))
+            else:
+                o = opponents.setdefault(other, {"games": 0, "ahead": 0, "behind": 0})
+                o["games"] += 1
+                theirs = row.totals.get(other)
+                if mine is not None and theirs is not None:
+                    o["ahead"] += int(mine > theirs)
+                    o["behind"] += int(mine < theirs)
+    hands = sum(r.hands for r in rows)
+    ids = [r.id for r in rows]
+    counts: dict[str, int] = defaultdict(int)
+    for chunk in range(0, len(ids), 500):
+        part = ids[chunk : chunk + 500]
+        marks = ",".join("?" * len(part))
+        for code, count in conn.execute(
+            f"SELECT code, count(*) FROM findings WHERE player = ? AND game_id IN ({marks}) GROUP BY code",
+            [name, *part],
+        ):
+            counts[code] += count
+
+    def average(entry: dict[str, Any]) -> dict[str, Any]:
+        return {**entry, "average": round(entry["points"] / entry["hands"], 2) if entry["hands"] else 0.0}
+
+    return {
+        "format": "imp-archive-player",
+        "version": FORMAT_VERSION,
+        "player": name,
+        "games": [{"game": k, **average(v)} for k, v in sorted(by_game.items())],
+        "seasons": [
+            {"game": k, "season": s, **average(v)}
+            for (k, s), v in sorted(by_season.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))
+        ],
+        "partners": [{"player": p, **v} for p, v in sorted(partners.items(), key=lambda kv: (-kv[1]["games"], kv[0]))],
+        "opponents": [
+            {"player": p, **v} for p, v in sorted(opponents.items(), key=lambda kv: (-kv[1]["games"], kv[0]))
+        ],
+        "findings": [
+            {"code": c, "count": n, "per_100_hands": round(100 * n / hands, 2) if hands else 0.0}
+            for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
+        ],
+    }
+
+
+def _fields(filters: Filters) -> dict[str, Any]:
+    return {f: getattr(filters, f) for f in Filters.__dataclass_fields__}
