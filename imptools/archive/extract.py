@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from imptools.findings import INTERNAL, Finding
-from imptools.record import CommentLine, Game, Tag
+from imptools.record import CardText, CommentLine, Deal, Game, NameRef, Trick
 
 RULE_TAGS = ("Game", "Variant", "Players", "Deck", "Teams", "Target", "Hands")
 """The tags the rules read: part of what makes two records the same game (the notation's section 2)."""
@@ -65,42 +65,61 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _strip(value: Any) -> Any:
-    """`value` without comments, annotations, remarks, marks or positions: what two copies of a game share."""
-    if isinstance(value, tuple):
-        return tuple(_strip(v) for v in value if not isinstance(v, CommentLine))
-    if dataclasses.is_dataclass(value) and not isinstance(value, type):
-        changes: dict[str, Any] = {}
-        for f in dataclasses.fields(value):
-            if f.name in ("annotations",):
-                changes[f.name] = ()
-            elif f.name in ("remark", "mark", "written"):
-                changes[f.name] = None
-            elif f.name in ("line", "column") and isinstance(getattr(value, f.name), int):
-                changes[f.name] = 0
-            elif f.name == "findings":
-                changes[f.name] = ()
-            elif f.name == "path":
-                changes[f.name] = None
-            elif f.name == "index" and isinstance(value, Game):
-                changes[f.name] = 1
-            else:
-                changes[f.name] = _strip(getattr(value, f.name))
-        return dataclasses.replace(value, **changes)
-    return value
+_SKIP = frozenset({"line", "column", "annotations", "remark", "mark", "written", "findings", "path"})
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _fields(kind: type) -> tuple[str, ...]:
+    """The fields of a record-model class that say what happened (not where it was written, nor comments)."""
+    names = _FIELDS.get(kind)
+    if names is None:
+        names = _FIELDS[kind] = tuple(f.name for f in dataclasses.fields(kind) if f.name not in _SKIP)
+    return names
 
 
 def canonical_text(game: Game) -> str:
-    """The game's canonical form without comments, annotations, marks and descriptive tags (Date, Event ...).
+    """The game without comments, annotations, marks and descriptive tags (Date, Event ...), as one text.
 
     Two records of the same deals and plays under the same rules give the same
-    text whatever was written around them; the cards are spelled canonically.
+    text whatever was written around them; cards are spelled canonically by the
+    game's ruleset, names as the player meant.
     """
-    from imptools.writer import format_game
+    from imptools.rules import get_ruleset
 
-    header = tuple(h for h in game.header if isinstance(h, Tag) and h.name in RULE_TAGS)
-    stripped = _strip(dataclasses.replace(game, header=header))
-    return format_game(stripped)
+    ruleset = get_ruleset(game.game_name)
+    spelt: dict[str, str] = {}
+
+    def card(c: CardText) -> str:
+        text = spelt.get(c.text)
+        if text is None:
+            canonical = None if ruleset is None or c.unknown else ruleset.check_card(c.text, game).canonical
+            text = spelt[c.text] = canonical or c.text
+        return text
+
+    def value(v: Any) -> str:
+        if isinstance(v, CardText):
+            return card(v)
+        if isinstance(v, NameRef):
+            return v.name if v.pack is None else f"{v.name}.{v.pack}"
+        if isinstance(v, tuple):
+            return "(" + " ".join(value(x) for x in v if not isinstance(x, CommentLine)) + ")"
+        if dataclasses.is_dataclass(v):
+            return type(v).__name__ + "(" + " ".join(value(getattr(v, f)) for f in _fields(type(v))) + ")"
+        return repr(v)
+
+    lines = [f"{t.name}={t.value!r}" for t in game.tags if t.name in RULE_TAGS]
+    lines.sort()
+    for hand in game.hands:
+        lines.append(f"hand {hand.number} {value(hand.dealer)}")
+        for line in hand.lines:
+            if isinstance(line, Trick):  # the lines most of a record is made of, written out directly
+                plays = (f"{p.player.name}:{card(p.card)}" if p.player else card(p.card) for p in line.plays)
+                lines.append(f"{line.number}. " + " ".join(plays))
+            elif isinstance(line, Deal):
+                lines.append(f"deal {value(line.player)} " + " ".join(card(c) for c in line.cards))
+            elif not isinstance(line, CommentLine):
+                lines.append(value(line))
+    return "\n".join(lines) + "\n"
 
 
 def _spans(data: bytes, starts: list[int]) -> list[bytes]:
