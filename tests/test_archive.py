@@ -547,3 +547,16 @@ def test_a_players_record_by_game_season_partners_opponents_and_findings(club: C
     assert out.returncode == 1 and "Zoe" in out.stderr and "Traceback" not in out.stderr
     text = imp("archive", "player", "Adam", "--db", str(archive))
     assert text.returncode == 0 and "Christian" in text.stdout and "score-mismatch" in text.stdout
+
+
+def test_a_date_that_is_no_date_matches_no_date_filter(tmp_path: Path) -> None:
+    (tmp_path / "a.imp").write_text(simulate("bottle-imp", "4", 1, 7, "spring 2025", "Club"), encoding="utf-8")
+    (tmp_path / "b.imp").write_text(simulate("bottle-imp", "4", 1, 8, "2025.4.3", "Club"), encoding="utf-8")
+    db = str(tmp_path / "a.sqlite")
+    run_json("archive", "add", "--db", db, "--json", str(tmp_path))
+    found = run_json("archive", "find", "--db", db, "--json", "--since", "2025-01-01")
+    assert [(Path(g["path"]).name, g["date"]) for g in found["games"]] == [("b.imp", "2025-04-03")]
+    found = run_json("archive", "find", "--db", db, "--json")
+    assert {g["date"] for g in found["games"]} == {"spring 2025", "2025-04-03"}
+    doc = run_json("archive", "player", "Adam", "--db", db, "--json")
+    assert {r["season"] for r in doc["seasons"]} == {"2025", None}

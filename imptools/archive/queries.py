@@ -8,11 +8,13 @@ order the files were added in.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
 
+_ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 FORMAT_VERSION = 1
 """The `version` of every `imp archive` JSON document."""
 
@@ -39,6 +41,8 @@ class Filters:
         if self.variant is not None:
             parts.append("g.variant = ?")
             args.append(self.variant)
+        if self.since is not None or self.until is not None:  # a Date that is no date matches no date filter
+            parts.append("g.date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'")
         if self.since is not None:
             parts.append("g.date >= ?")
             args.append(self.since)
@@ -328,7 +332,7 @@ def player(conn: sqlite3.Connection, name: str, filters: Filters) -> dict[str, A
         side = next((s for s in _sides(row) if name in s), (name,))
         kind = row.game or "?"
         tally(by_game.setdefault(kind, blank()), row, side)
-        tally(by_season.setdefault((kind, row.date[:4] if row.date else None), blank()), row, side)
+        tally(by_season.setdefault((kind, season(row.date)), blank()), row, side)
         mine = row.totals.get(name)
         for other in row.players:
             if other == name:
@@ -377,6 +381,15 @@ def player(conn: sqlite3.Connection, name: str, filters: Filters) -> dict[str, A
             for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         ],
     }
+
+
+def season(date: str | None) -> str | None:
+    """The season of a game: the year of its date (None when it has none, or one that is no date).
+
+    >>> season("2026-03-05"), season("spring 2025"), season(None)
+    ('2026', None, None)
+    """
+    return date[:4] if date and _ISO.fullmatch(date) else None
 
 
 def _fields(filters: Filters) -> dict[str, Any]:
