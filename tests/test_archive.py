@@ -26,6 +26,7 @@ import pytest
 
 from imptools.archive.schema import SCHEMA_VERSION, connect
 from imptools.archive.store import content
+from imptools.parallel import POOL_FROM
 
 
 def imp(*args: str, cwd: Path | None = None, stdin: str | None = None, env: dict[str, str] | None = None) -> Any:
@@ -308,16 +309,18 @@ def test_imp_validate_does_not_import_the_archive(club: Club) -> None:
 
 
 def test_an_add_killed_midway_is_completed_by_the_next_one(club: Club, tmp_path: Path) -> None:
-    """SIGKILL to the whole `add` (a power cut) mid-way, then `add` again: the archive of a clean build."""
+    """SIGKILL to the whole `add` (a power cut) mid-way, then `add` again: the archive of a clean build (made
+    in one process, where the interrupted one judged in a pool)."""
     root = tmp_path / "many"
     root.mkdir()
     bases = [(club.root / n.file).read_text(encoding="utf-8") for n in club.distinct() if n.index == 1]
-    for k in range(360):
+    for k in range(500):
         text = bases[k % len(bases)].replace('[Date "', f'[Round "{k}"]\n[Date "', 1)
         (root / f"night-{k:03d}.imp").write_text(text, encoding="utf-8")
+    assert sum(p.stat().st_size for p in root.iterdir()) >= POOL_FROM  # judged in a pool, written in order
     db = tmp_path / "killed.sqlite"
     proc = subprocess.Popen(
-        [sys.executable, "-m", "imptools", "archive", "add", "--db", str(db), str(root)],
+        [sys.executable, "-m", "imptools", "archive", "add", "--jobs", "2", "--db", str(db), str(root)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -336,23 +339,23 @@ def test_an_add_killed_midway_is_completed_by_the_next_one(club: Club, tmp_path:
         time.sleep(0.01)
     proc.wait(timeout=60)
     assert proc.returncode == -signal.SIGKILL, "the add finished before it could be interrupted"
-    assert 20 <= done_at_kill < 360
+    assert 20 <= done_at_kill < 500
     with sqlite3.connect(db) as conn:  # what was committed is whole: every file has all its games
         files = conn.execute("SELECT count(*) FROM files").fetchone()[0]
-        assert files < 360
+        assert files < 500
         assert conn.execute(
             "SELECT count(*) FROM files f WHERE f.games != (SELECT count(*) FROM games g WHERE g.file_id = f.id)"
         ).fetchone() == (0,)
     with sqlite3.connect(db) as conn:
         kept = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-    resumed = run_json("archive", "add", "--db", str(db), "--json", str(root))
+    resumed = run_json("archive", "add", "--jobs", "2", "--db", str(db), "--json", str(root))
     clean = tmp_path / "clean.sqlite"
-    built = run_json("archive", "add", "--db", str(clean), "--json", str(root))
+    built = run_json("archive", "add", "--jobs", "1", "--db", str(clean), "--json", str(root))
     assert resumed["unchanged"] == kept and resumed["added"] > 0
-    assert resumed["added"] + resumed["unchanged"] == built["added"] and resumed["files"] == 360
+    assert resumed["added"] + resumed["unchanged"] == built["added"] and resumed["files"] == 500
     a, b = connect(db), connect(clean)
     assert content(a) == content(b)
-    assert len(content(a)) > 360 * 10
+    assert len(content(a)) > 500 * 10
     a.close()
     b.close()
 
