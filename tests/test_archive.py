@@ -158,6 +158,7 @@ def test_add_keeps_every_game_and_adding_again_adds_nothing(club: Club, tmp_path
 def test_each_game_keeps_its_source_text_tags_scores_and_findings(club: Club, archive: Path) -> None:
     scored = run_json("score", "--json", str(club.root))
     conn = sqlite3.connect(archive)
+    noted = 0
     for g in scored["games"]:
         path = os.path.abspath(g["path"])
         game_id, text, digest = conn.execute(
@@ -175,6 +176,14 @@ def test_each_game_keeps_its_source_text_tags_scores_and_findings(club: Club, ar
                 )
             )
             assert scores == (hand["scores"] or {})
+            notes = conn.execute(
+                "SELECT player, label, text FROM notes WHERE game_id = ? AND hand = ? ORDER BY position",
+                (game_id, hand["hand"]),
+            ).fetchall()
+            assert {label: text for player, label, text in notes if player is None} == hand.get("notes", {})
+            assert {player: text for player, _l, text in notes if player} == hand.get("player_notes", {})
+            noted += len(notes)
+    assert noted > 20  # trump and calls, turn-ups, bids: the score sheet's facts are kept
     # the texts of a file's games, one after another, are the file itself
     for file in ("2026/spring-1.imp", "2025/autumn-2.imp"):
         texts = conn.execute(

@@ -44,6 +44,9 @@ class GameRecord:
     hands: tuple[tuple[int, str | None, bool, dict[str, int] | None], ...]
     """`(number, dealer, complete, scores or None)` of each hand."""
     findings: tuple[dict[str, Any], ...]
+    notes: tuple[tuple[int, str | None, str | None, str], ...] = ()
+    """`(hand, player, label, text)`: the facts of each hand the score sheet shows (a hand's, label set; how a
+    player's score is made up, player set)."""
 
     def tag(self, name: str) -> str | None:
         return next((v for n, v in self.tags if n == name), None)
@@ -193,6 +196,10 @@ def extract(path: str, data: bytes, name: str | None = None) -> FileRecord:
                     for h in result.hands
                 ),
                 findings=tuple(f.to_dict() for f in result.all_findings()),
+                notes=tuple(
+                    [(h.number, None, label, text) for h in result.hands for label, text in h.notes]
+                    + [(h.number, player, None, text) for h in result.hands for player, text in h.player_notes]
+                ),
             )
         )
     return FileRecord(path, sha256(data), len(data), tuple(out), tuple(internal))

@@ -18,7 +18,7 @@ SCHEMA_VERSION = 1
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
     (
         1,
-        "files, games, tags, players, hands, scores, totals, findings",
+        "files, games, tags, players, hands, scores, notes, findings",
         """
         CREATE TABLE files (
             id INTEGER PRIMARY KEY,
@@ -79,6 +79,15 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
             player TEXT NOT NULL,
             points INTEGER NOT NULL,
             PRIMARY KEY (game_id, hand, player)
+        );
+        CREATE TABLE notes (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            hand INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            player TEXT,
+            label TEXT,
+            text TEXT NOT NULL,
+            PRIMARY KEY (game_id, hand, position)
         );
         CREATE TABLE findings (
             id INTEGER PRIMARY KEY,

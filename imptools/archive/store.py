@@ -251,6 +251,10 @@ def _insert_game(conn: sqlite3.Connection, file_id: int, game: GameRecord) -> in
         "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?)",
         [(game_id, n, p, v) for n, _d, _c, scores in game.hands for p, v in (scores or {}).items()],
     )
+    conn.executemany(
+        "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)",
+        [(game_id, hand, k, player, label, text) for k, (hand, player, label, text) in enumerate(game.notes)],
+    )
     for f in game.findings:
         _insert_finding(conn, file_id, game_id, f)
     return game_id
@@ -324,6 +328,10 @@ def content(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
     out += conn.execute(
         f"SELECT 'score', f.path, g.game_index, s.hand, s.player, s.points {join} "
         f"JOIN scores s ON s.game_id = g.id {order}, s.hand, s.player"
+    ).fetchall()
+    out += conn.execute(
+        f"SELECT 'note', f.path, g.game_index, n.hand, n.position, n.player, n.label, n.text {join} "
+        f"JOIN notes n ON n.game_id = g.id {order}, n.hand, n.position"
     ).fetchall()
     out += conn.execute(
         "SELECT 'finding', f.path, g.game_index, x.code, x.severity, x.line, x.col, x.hand, x.trick, x.player, "
