@@ -572,3 +572,35 @@ def test_a_date_that_is_no_date_matches_no_date_filter(tmp_path: Path) -> None:
     assert {g["date"] for g in found["games"]} == {"spring 2025", "2025-04-03"}
     doc = run_json("archive", "player", "Adam", "--db", db, "--json")
     assert {r["season"] for r in doc["seasons"]} == {"2025", None}
+
+
+def test_a_progress_bar_on_a_terminal_only_and_without_colour_under_no_color(club: Club, tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    root = tmp_path / "nights"
+    root.mkdir()
+    text = (club.root / club.copied).read_text(encoding="utf-8")
+    for k in range(30):
+        (root / f"night-{k:02d}.imp").write_text(text.replace("Thursday club", f"Thursday club {k}"), encoding="utf-8")
+
+    def on_terminal(db: str, **env: str) -> str:
+        child = pexpect.spawn(
+            sys.executable,
+            ["-m", "imptools", "archive", "add", "--db", db, str(root)],
+            env={**os.environ, "TERM": "xterm-256color", **env},
+            dimensions=(24, 100),
+            encoding="utf-8",
+            timeout=120,
+        )
+        child.expect(pexpect.EOF)
+        child.close()
+        assert child.exitstatus == 0
+        return str(child.before)
+
+    plain = on_terminal(str(tmp_path / "a.sqlite"), NO_COLOR="1")
+    assert "archiving" in plain or "night-" in plain  # the bar, with the file being read
+    assert "30 added, 0 updated, 0 unchanged, 29 duplicates (30 files)" in plain
+    assert re.search(r"\x1b\[[0-9;]*(3[0-9]|9[0-7])(;[0-9]+)*m", plain) is None  # no colour
+    coloured = on_terminal(str(tmp_path / "b.sqlite"))
+    assert re.search(r"\x1b\[[0-9;]*(3[0-9]|9[0-7])(;[0-9]+)*m", coloured) is not None
+    piped = imp("archive", "add", "--db", str(tmp_path / "c.sqlite"), str(root))
+    assert "\x1b[" not in piped.stdout + piped.stderr and "30 added" in piped.stdout
