@@ -405,12 +405,14 @@ def player(
     console.print(table)
     if record["partners"]:
         console.print(
-            "partners: " + ", ".join(f"{p['player']} ({p['games']} games, {p['wins']} won)" for p in record["partners"])
+            "partners: "
+            + ", ".join(f"{p['player']} ({_games(p['games'])}, {p['wins']} won)" for p in record["partners"])
         )
     console.print(
         "opponents: "
         + ", ".join(
-            f"{o['player']} ({o['games']} games, ahead {o['ahead']}, behind {o['behind']})" for o in record["opponents"]
+            f"{o['player']} ({_games(o['games'])}, ahead {o['ahead']}, behind {o['behind']})"
+            for o in record["opponents"]
         )
     )
     if record["findings"]:
@@ -420,6 +422,10 @@ def player(
                 f"{f['code']} {f['count']} ({f['per_100_hands']:.2f} per 100 hands)" for f in record["findings"]
             )
         )
+
+
+def _games(n: int) -> str:
+    return f"{n} game{'s' if n != 1 else ''}"
 
 
 def run(args: list[str]) -> Any:
