@@ -509,10 +509,16 @@ def test_a_game_with_one_card_changed_is_not_a_copy(club: Club, tmp_path: Path) 
     ]
 
 
-def test_help_has_examples_for_every_subcommand() -> None:
+def test_help_has_examples_for_every_subcommand_and_nothing_of_the_python_behind() -> None:
+    from test_help import PYTHONISMS
+
     for sub in ("add", "standings", "find", "dupes", "player"):
-        out = imp("archive", sub, "--help")
-        assert out.returncode == 0 and "Examples" in out.stdout and f"imp archive {sub}" in out.stdout
+        out = imp("archive", sub, "--help", env={"COLUMNS": "100", "NO_COLOR": "1"})
+        assert out.returncode == 0 and out.stderr == ""
+        assert f"Usage: imp archive {sub} [OPTIONS]" in out.stdout
+        _, found, examples = out.stdout.partition("Examples:")
+        assert found and f"imp archive {sub} " in examples.split("╭")[0]
+        assert [m.group(0) for pattern, _what in PYTHONISMS for m in pattern.finditer(out.stdout)] == []
     out = imp("--help")
     assert "archive" in out.stdout
 

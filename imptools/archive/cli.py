@@ -15,9 +15,10 @@ from typing import Annotated, Any
 
 import typer
 
-from imptools.archive.queries import FORMAT_VERSION, Filters
+from imptools.archive.queries import Filters
 from imptools.archive.schema import ArchiveError, connect
 from imptools.commands import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE, _error, _print_json
+from imptools.present.help import HelpCommand, HelpGroup
 
 app = typer.Typer(
     name="archive",
@@ -32,6 +33,7 @@ app = typer.Typer(
         "  imp archive dupes --json\n\n"
         "  imp archive player Adam"
     ),
+    cls=HelpGroup,
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -46,7 +48,7 @@ DbOpt = Annotated[
         "--db",
         envvar="IMP_ARCHIVE",
         metavar="FILE",
-        help="The archive (an SQLite file; default imp-archive.sqlite here, or $IMP_ARCHIVE).",
+        help="The archive, an SQLite file (IMP_ARCHIVE in the environment, when set).",
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
@@ -95,7 +97,7 @@ def _date(value: str | None, option: str) -> str | None:
 # --------------------------------------------------------------------------- add
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def add(
     files: Annotated[
         list[str],
@@ -151,12 +153,11 @@ def add(
         summary.missing = missing
     if json:
         _print_json(
+            "archive-add",
             {
-                "format": "imp-archive-add",
-                "version": FORMAT_VERSION,
                 **summary.to_dict(),
                 "unreadable": inputs.unreadable_list(),
-            }
+            },
         )
     else:
         print(
@@ -176,7 +177,7 @@ def add(
 # --------------------------------------------------------------------------- standings
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def standings(
     db: DbOpt = DEFAULT_DB,
     game: GameOpt = None,
@@ -215,7 +216,7 @@ def standings(
             for g in kinds or [None]
         ]
     if json:
-        _print_json(tables[0])
+        _print_json("archive-standings", tables[0])
         return
     from rich.table import Table
 
@@ -242,7 +243,7 @@ def standings(
 # --------------------------------------------------------------------------- find
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def find(
     db: DbOpt = DEFAULT_DB,
     player: Annotated[
@@ -306,7 +307,7 @@ def find(
             raise typer.Exit(EXIT_FOUND) from None
         print(f"{len(rows)} game{'s' if len(rows) != 1 else ''} written to {output}", file=sys.stderr)
     elif json:
-        _print_json(find_to_dict(rows))
+        _print_json("archive-find", find_to_dict(rows))
     else:
         for r in rows:
             totals = "  ".join(f"{p} {r.totals[p]}" for p in r.players if p in r.totals)
@@ -317,7 +318,7 @@ def find(
 # --------------------------------------------------------------------------- dupes
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def dupes(db: DbOpt = DEFAULT_DB, json: JsonOpt = False) -> None:
     """The games kept more than once: the same deals and plays under the same rules, whatever the comments.
 
@@ -336,7 +337,7 @@ def dupes(db: DbOpt = DEFAULT_DB, json: JsonOpt = False) -> None:
     with _archive(db) as conn:
         found = run(conn)
     if json:
-        _print_json(found)
+        _print_json("archive-dupes", found)
         return
     for d in found["duplicates"]:
         print(f"{d['original']['path']}:{d['original']['game']}")
@@ -349,7 +350,7 @@ def dupes(db: DbOpt = DEFAULT_DB, json: JsonOpt = False) -> None:
 # --------------------------------------------------------------------------- player
 
 
-@app.command()
+@app.command(cls=HelpCommand)
 def player(
     name: Annotated[str, typer.Argument(metavar="NAME", help="The player, as the Players tags write him.")],
     db: DbOpt = DEFAULT_DB,
@@ -381,7 +382,7 @@ def player(
         _error(f"no game of {name} in the archive" + (" with these filters" if game or since or until or event else ""))
         raise typer.Exit(EXIT_FOUND)
     if json:
-        _print_json(record)
+        _print_json("archive-player", record)
         return
     from rich.table import Table
 

@@ -15,8 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
-FORMAT_VERSION = 1
-"""The `version` of every `imp archive` JSON document."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,8 +215,6 @@ def standings(conn: sqlite3.Connection, filters: Filters) -> dict[str, Any]:
     out_pairs = [{"pair": list(k), "player": "+".join(k), **finish(v)} for k, v in pairs.items()]
     out_pairs.sort(key=lambda r: (-r["points"], r["player"]))
     return {
-        "format": "imp-archive-standings",
-        "version": FORMAT_VERSION,
         "game": filters.game,
         "games": len(rows),
         "rows": out_rows,
@@ -256,8 +252,6 @@ def find(conn: sqlite3.Connection, filters: Filters) -> list[GameRow]:
 
 def find_to_dict(rows: list[GameRow]) -> dict[str, Any]:
     return {
-        "format": "imp-archive-find",
-        "version": FORMAT_VERSION,
         "games": [
             {
                 "path": r.path,
@@ -296,8 +290,6 @@ def dupes(conn: sqlite3.Connection) -> dict[str, Any]:
         groups[digest].append((path, index))
     found = sorted(groups.values())
     return {
-        "format": "imp-archive-dupes",
-        "version": FORMAT_VERSION,
         "duplicates": [
             {
                 "original": {"path": g[0][0], "game": g[0][1]},
@@ -364,8 +356,6 @@ def player(conn: sqlite3.Connection, name: str, filters: Filters) -> dict[str, A
         return {**entry, "average": round(entry["points"] / entry["hands"], 2) if entry["hands"] else 0.0}
 
     return {
-        "format": "imp-archive-player",
-        "version": FORMAT_VERSION,
         "player": name,
         "games": [{"game": k, **average(v)} for k, v in sorted(by_game.items())],
         "seasons": [
