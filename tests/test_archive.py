@@ -610,3 +610,39 @@ def test_a_progress_bar_on_a_terminal_only_and_without_colour_under_no_color(clu
     assert re.search(r"\x1b\[[0-9;]*(3[0-9]|9[0-7])(;[0-9]+)*m", coloured) is not None
     piped = imp("archive", "add", "--db", str(tmp_path / "c.sqlite"), str(root))
     assert "\x1b[" not in piped.stdout + piped.stderr and "30 added" in piped.stdout
+
+
+# --------------------------------------------------------------------------- the JSON documents' schemas
+
+
+def test_the_archive_schemas_are_shipped_and_real_documents_meet_them(club: Club, archive: Path) -> None:
+    import importlib.resources
+    import importlib.util
+
+    import jsonschema
+
+    root = Path(__file__).resolve().parents[1]
+    spec = importlib.util.spec_from_file_location("archive_schemas", root / "scripts" / "archive_schemas.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    shipped = importlib.resources.files("imptools") / "schemas"
+    for name, text in module.rendered().items():
+        assert (shipped / name).read_text(encoding="utf-8") == text, f"{name}: run python scripts/archive_schemas.py"
+    db = str(archive)
+    documents = [
+        run_json("archive", "add", "--db", db, "--json", str(club.root)),
+        run_json("archive", "standings", "--db", db, "--json", "--game", "botifarra"),
+        run_json("archive", "find", "--db", db, "--json"),
+        run_json("archive", "dupes", "--db", db, "--json"),
+        run_json("archive", "player", "Adam", "--db", db, "--json"),
+    ]
+    for doc in documents:
+        assert list(doc)[:2] == ["format", "version"]
+        schema = json.loads((shipped / f"{doc['format']}.json").read_text(encoding="utf-8"))
+        jsonschema.Draft202012Validator.check_schema(schema)
+        validator = jsonschema.Draft202012Validator(schema)
+        assert [e.message for e in validator.iter_errors(doc)] == [], doc["format"]
+        assert not validator.is_valid({**doc, "surprise": 1})  # closed: a key it does not know fails
+        first = next(k for k in doc if k not in ("format", "version"))
+        assert not validator.is_valid({k: v for k, v in doc.items() if k != first})  # every key is required
