@@ -646,3 +646,23 @@ def test_the_archive_schemas_are_shipped_and_real_documents_meet_them(club: Club
         assert not validator.is_valid({**doc, "surprise": 1})  # closed: a key it does not know fails
         first = next(k for k in doc if k not in ("format", "version"))
         assert not validator.is_valid({k: v for k, v in doc.items() if k != first})  # every key is required
+
+
+def test_find_writes_back_games_of_crlf_and_bom_files(club: Club, tmp_path: Path) -> None:
+    night = (club.root / "2025/autumn-2.imp").read_text(encoding="utf-8")
+    (tmp_path / "windows.imp").write_bytes(b"\xef\xbb\xbf" + night.replace("\n", "\r\n").encode("utf-8"))
+    (tmp_path / "unix.imp").write_text((club.root / club.mistakes).read_text(encoding="utf-8"), encoding="utf-8")
+    db = str(tmp_path / "a.sqlite")
+    out = imp("archive", "add", "--db", db, "--json", ".", cwd=tmp_path)  # a relative path
+    assert out.returncode == 0, out.stderr
+    with sqlite3.connect(db) as conn:  # a relative path is kept absolute
+        paths = conn.execute("SELECT path FROM files ORDER BY path").fetchall()
+        assert paths == [(str(tmp_path / "unix.imp"),), (str(tmp_path / "windows.imp"),)]
+    written = tmp_path / "out" / "both.imp"
+    written.parent.mkdir()
+    assert imp("archive", "find", "--db", db, "-o", str(written)).returncode == 0
+    data = written.read_bytes()
+    assert b"\xef\xbb\xbf" not in data and night.replace("\n", "\r\n").encode("utf-8") in data
+    scored = run_json("score", "--json", str(written))
+    separate = run_json("score", "--json", str(tmp_path / "unix.imp"), str(tmp_path / "windows.imp"))
+    assert sorted(str(g["totals"]) for g in scored["games"]) == sorted(str(g["totals"]) for g in separate["games"])

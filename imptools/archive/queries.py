@@ -272,7 +272,8 @@ def records_text(rows: list[GameRow]) -> str:
     """The games' own texts, as written (comments kept), one after another: one record file."""
     parts: list[str] = []
     for r in rows:
-        text = r.text if r.text.endswith(("\n", "\r")) else r.text + "\n"
+        text = r.text.removeprefix("\ufeff")  # a file's byte order mark is not part of its first game
+        text = text if text.endswith(("\n", "\r")) else text + "\n"
         if parts and not text.startswith(("\n", "\r\n", "\r")):
             text = "\n" + text
         parts.append(text)
