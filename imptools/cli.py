@@ -777,6 +777,24 @@ def record(
         lock.release()
 
 
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+def archive(ctx: typer.Context) -> None:
+    """Keep a club's records in a database: standings, games found by filters, duplicates (imp archive --help).
+
+    Examples:
+
+      imp archive add seasons/
+
+      imp archive standings --game bottle-imp --since 2026-01-01
+    """
+    from imptools.archive.cli import run
+
+    run(list(ctx.args))  # the archive is imported only here: no other command pays for it
+
+
 @app.callback(invoke_without_command=True)
 def _main(
     version: Annotated[bool, typer.Option("--version", help="Print the version and exit.")] = False,
