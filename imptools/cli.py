@@ -28,6 +28,7 @@ from imptools.commands import (
     _progress,
     _unreadable,
     expand,
+    kept_texts,
     main,
     out_of_range,
     read,
@@ -195,33 +196,6 @@ def _print_failures(console: Console, failures: list[Finding]) -> None:
 # --------------------------------------------------------------------------- fmt, export, import
 
 
-def _comments(games: list[Game]) -> list[str]:
-    """Every comment, annotation and line not read of `games`, in a stable order: what a rewrite must keep."""
-    from imptools.record import CommentLine, Trick, UnreadLine
-
-    found: list[str] = []
-
-    def element(x: Any) -> None:
-        found.extend(a.text for a in getattr(x, "annotations", ()))
-        remark = getattr(x, "remark", None)
-        if remark is not None:
-            found.append(remark)
-        if isinstance(x, (CommentLine, UnreadLine)):
-            found.append(x.text)
-        if isinstance(x, Trick):
-            for play in x.plays:
-                found.extend(a.text for a in play.annotations)
-
-    for game in games:
-        for item in game.header:
-            element(item)
-        for hand in game.hands:
-            element(hand)
-            for line in hand.lines:
-                element(line)
-    return sorted(found)
-
-
 @app.command(cls=HelpCommand)
 def fmt(
     files: FilesArg,
@@ -273,7 +247,7 @@ def fmt(
             continue
         text = format_games(games)
         original = data.decode("utf-8", errors="replace")
-        if original != text and _comments(list(read_bytes(text.encode("utf-8"), path, inputs))) != _comments(games):
+        if original != text and kept_texts(list(read_bytes(text.encode("utf-8"), path, inputs))) != kept_texts(games):
             _error(f"{path}: not formatted: the canonical form would lose a comment (a bug; please report it)")
             status = EXIT_INTERNAL
             continue
@@ -787,6 +761,24 @@ def record(
             raise typer.Exit(EXIT_FOUND)
     finally:
         lock.release()
+
+
+@app.command(
+    context_settings={"allow_extra_args": True, "ignore_unknown_options": True, "help_option_names": []},
+    add_help_option=False,
+)
+def archive(ctx: typer.Context) -> None:
+    """Keep a club's records in a database: standings, games found by filters, duplicates (imp archive --help).
+
+    Examples:
+
+      imp archive add seasons/
+
+      imp archive standings --game bottle-imp --since 2026-01-01
+    """
+    from imptools.archive.cli import run
+
+    run(list(ctx.args))  # the archive is imported only here: no other command pays for it
 
 
 @app.callback(invoke_without_command=True)

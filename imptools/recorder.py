@@ -16,7 +16,10 @@ stopped: everything the recorder knows comes from the text.
 The file may fail (a full disk, a read-only file system, a move) or change under
 the recorder (another program): `Recorder.save` keeps every entry, in memory and
 in a side file, writes them when it can, and never overwrites what another
-program wrote (see `save`); `RecordLock` keeps a second recorder off the file.
+program wrote; `RecordLock` keeps a second recorder off the file. That is the
+file's side of a record, `imptools.record_file.RecordFile` (a `Recorder` is one);
+the text helpers that write plays and annotations into a line are in
+`imptools.record_lines`.
 
 Nothing here names a game: the ruleset of the `Game` tag says which cards there
 are (`Ruleset.deck`), who plays next (`Ruleset.to_play`), and, through its
@@ -25,30 +28,40 @@ simulator, which lines a hand needs before trick 1 (`Recorder.needs`).
 
 from __future__ import annotations
 
-import contextlib
 import os
 import re
-import sys
-import tempfile
-import time
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from random import Random
 
-if sys.platform != "win32":
-    import fcntl
-
 from imptools.check import judge_game
-from imptools.files import ChangedError, Snapshot, shown, write_atomically
+from imptools.files import write_atomically
 from imptools.findings import Finding
 from imptools.reader import read_games
 from imptools.record import Game, Hand, Trick
+from imptools.record_file import Kept, RecordBusy, RecordFile, RecordLock
+from imptools.record_lines import annotate, blank_before, extend, last_note, new_record, remark_at, tag_line
 from imptools.replay import replay
 from imptools.rules import GameResult, HandResult, Ruleset, get_ruleset
 from imptools.rules.steps import KNOWN_FROM_DEAL, Step
 from imptools.writer import format_element
+
+__all__ = [
+    "LINE_KEYWORDS",
+    "REFUSED",
+    "Need",
+    "Proposal",
+    "RecordBusy",
+    "RecordLock",
+    "Recorder",
+    "Status",
+    "format_finding",
+    "new_record",
+    "tag_line",
+]
+"""The names the CLI, the screen and the tests take from here (the lock and the text helpers live beside it)."""
 
 LINE_KEYWORDS = frozenset(
     {
@@ -187,22 +200,6 @@ def format_finding(f: Finding) -> str:
     return f"{severity} {f.code}: {f.message}"
 
 
-def tag_line(name: str, value: str) -> str:
-    """`[Name "value"]` with the notation's escapes."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"')
-    return f'[{name} "{escaped}"]'
-
-
-def new_record(game: str, players: str, variant: str | None = None, tags: Sequence[tuple[str, str]] = ()) -> str:
-    """The text of a new record: the `Game`, `Variant` and `Players` tags (as `imp fmt` orders them), then others."""
-    out = [tag_line("Game", game)]
-    if variant:
-        out.append(tag_line("Variant", variant))
-    out.append(tag_line("Players", players))
-    out += [tag_line(n, v) for n, v in tags]
-    return "\n".join(out) + "\n"
-
-
 def _contradicted(last: Game | None, game: str | None, players: str | None, variant: str | None) -> str | None:
     """What the tags of the game carried on say against the options given (None when nothing)."""
     if last is None:
@@ -246,35 +243,16 @@ _HAND_LINE = re.compile(r"^\s*hand\s+(\d+)\b")
 
 
 @dataclass(slots=True)
-class Recorder:
-    """One record being kept: its lines, the game they hold (the last of the file), and its file."""
+class Recorder(RecordFile):
+    """One record being kept: its lines, the game they hold (the last of the file), and its file (`RecordFile`)."""
 
-    lines: list[str]
-    path: str | None = None
     _cache: dict[str, _Judged] = field(default_factory=dict)
     _bases: dict[str, _Judged] = field(default_factory=dict)
-    _known: bool = False
-    """Whether `_disk` says what the file was when this recorder last read or wrote it."""
-    _disk: Snapshot | None = None
-    _written: list[str] | None = None
-    """The lines last read from or written to the file."""
-    unwritten: list[tuple[str, tuple[tuple[object, ...], ...]]] = field(default_factory=list)
-    """The entries accepted since the file was last written (with the findings each brought): none are lost."""
-    side: str | None = None
-    """The side file holding the record as the recorder has it, when the file itself could not take it."""
-    _said: list[str] = field(default_factory=list)
-    _failing: bool = False
-    _alien: Snapshot | None = None
 
     @classmethod
     def from_text(cls, text: str, path: str | None = None) -> Recorder:
         """A recorder carrying on from `text` (a new record's tags, or a record stopped anywhere)."""
         return cls(text.splitlines(), path)
-
-    def news(self) -> list[str]:
-        """What happened to the file since last asked (a fault, a change by another program): for the screen."""
-        out, self._said[:] = list(self._said), []
-        return out
 
     @classmethod
     def open(
@@ -299,21 +277,28 @@ class Recorder:
                 clash = _contradicted(rec.game, game, players, variant)
                 if clash is not None:
                     raise ValueError(f"{clash}; to carry this record on, leave the option out")
-                rec._known, rec._disk, rec._written = True, Snapshot.of(path, data), list(rec.lines)
+                rec.held(data)
                 return rec
         if not game or not players:
             raise ValueError("a new record needs --game and --players")
         rec = cls.from_text(new_record(game, players, variant, tags), path)
         write_atomically(path, rec.text)  # a new record that cannot be written is refused: nothing typed yet
-        rec._known, rec._disk, rec._written = True, Snapshot.of(path, rec.text.encode("utf-8")), list(rec.lines)
+        rec.held(rec.text.encode("utf-8"))
         return rec
 
-    # ------------------------------------------------------------------ reading the text
+    def carried(self, text: str, entries: Sequence[Kept]) -> tuple[list[str], list[str]]:
+        """`text` with `entries` entered on it in turn, while each brings the findings it brought here (`save`)."""
+        theirs = Recorder.from_text(text, self.path)
+        added: list[str] = []
+        for entry, keys in entries:
+            proposal = theirs.propose(entry)
+            if proposal is None or tuple(_key(f) for f in proposal.findings) != keys:
+                break
+            theirs.lines = list(proposal.lines)
+            added.append(entry)
+        return theirs.lines, added
 
-    @property
-    def text(self) -> str:
-        """The file's text: its lines, each ended by a newline."""
-        return "".join(line + "\n" for line in self.lines)
+    # ------------------------------------------------------------------ reading the text
 
     def _read(self, lines: Sequence[str], cache: dict[str, _Judged]) -> _Judged:
         text = "".join(line + "\n" for line in lines)
@@ -585,9 +570,9 @@ class Recorder:
         opens = first in ("hand", "score", "total") or entry[0] in "[;{"
         if done and not opens and game is not None and _asked_first(game):
             ahead = list(self.lines)  # the next hand's line first, so that what it needs first is asked for
-            _blank_before(ahead)
+            blank_before(ahead)
             ahead.append(f"hand {(view.number or 0) + 1}")
-            return Recorder(ahead, None, self._cache, self._bases).propose(entry)
+            return Recorder(ahead, None, _cache=self._cache, _bases=self._bases).propose(entry)
         need = self.needs() if hand is not None else None
         word = entry.split()[0].lower()
         is_line = word in LINE_KEYWORDS or entry[0] in "[;" or bool(_TRICK_LINE.match(entry))
@@ -616,7 +601,7 @@ class Recorder:
             entry = self._spelt(entry, game, ruleset)
         opens_hand = word == "hand" or entry[0] in "[;" or word == "total" or word == "score"
         if done and not opens_hand and not (is_note and hand is not None):
-            _blank_before(lines)
+            blank_before(lines)
             lines.append(f"hand {(view.number or 0) + 1}")
             hand = None
         steps = self.steps() if hand is not None else []
@@ -625,7 +610,7 @@ class Recorder:
         if kind == "play" or (is_note and open_trick is not None):
             if open_trick is not None:
                 i = open_trick.line - 1 + view.offset
-                lines[i] = _extend(lines[i], entry, open_trick)
+                lines[i] = extend(lines[i], entry, open_trick)
             else:
                 number = len(hand.tricks) + 1 if hand is not None else 1
                 token = entry
@@ -635,10 +620,10 @@ class Recorder:
                         token = f"{leader}:{entry}"
                 lines.append(f"{number}. {token}")
         elif is_note and lines and lines[-1].strip() and not lines[-1].lstrip().startswith(("[", ";")):
-            lines[-1] = _annotate(lines[-1], entry)  # an annotation follows the element before it, on its line
+            lines[-1] = annotate(lines[-1], entry)  # an annotation follows the element before it, on its line
         else:
             if word == "hand" or (entry[0] == "[" and lines and not lines[-1].lstrip().startswith(("[", ";"))):
-                _blank_before(lines)
+                blank_before(lines)
             lines.append(entry)
             written = len(lines) - 1
         if written is not None and kind == "line":
@@ -741,8 +726,8 @@ class Recorder:
             remark = line.index(";") if trick.remark is not None and ";" in line[cut:] else len(line)
             taken = line[cut:remark].strip()
             self.lines[i] = f"{line[:cut].rstrip()} {line[remark:]}".rstrip()  # a `; remark` stays
-        elif _HAND_LINE.match(line) and (at := _last_note(line)) is not None:  # the file's own hand line
-            mark = _remark_at(line)
+        elif _HAND_LINE.match(line) and (at := last_note(line)) is not None:  # the file's own hand line
+            mark = remark_at(line)
             end = len(line) if mark is None else mark
             taken = line[at:end].strip()
             self.lines[i] = f"{line[:at].rstrip()} {line[end:].strip()}".rstrip()
@@ -768,330 +753,6 @@ class Recorder:
                 return [f"{{{a.text}}}" for a in getattr(element, "annotations", ())]
         return []
 
-    # ------------------------------------------------------------------ the file
-
-    def _on_disk(self) -> tuple[Snapshot | None, bytes | None]:
-        """The file as it is now and its bytes (None, None when there is none); OSError when it cannot be read."""
-        assert self.path is not None
-        try:
-            data = Path(self.path).read_bytes()
-        except FileNotFoundError:
-            return None, None
-        return Snapshot.of(self.path, data), data
-
-    def refresh(self) -> bool:
-        """Read the file again when another program changed it; True when it had (what happened is in `news`).
-
-        Entries not yet written are added to the text read, when they still stand
-        there; else the record as this recorder had it goes to a side file.
-        """
-        if self.path is None or not self._known:
-            return False
-        try:
-            now, data = self._on_disk()
-        except OSError:
-            return False  # unreadable now: the next write says why
-        if now is None and self._disk is not None:
-            self.save()  # moved or deleted: written there again at once
-            return False
-        if now == self._disk or now is None:
-            return False
-        if data is not None and data.decode("utf-8", "replace") == self._text_of(self._written):
-            self._disk = now  # touched, not changed
-            return False
-        if not _utf8(data) and not self.unwritten:
-            if self._alien != now:  # said once; entries typed meanwhile are kept aside by `save`
-                self._alien = now
-                self._said.append(
-                    f"{shown(self.path)} was changed by another program and is not UTF-8 text: it is left as it "
-                    "is, and what is entered now is kept here and in a side file until it is text again"
-                )
-            return False
-        if self.unwritten:
-            return not self.save()  # the entries added to it, or kept aside: `save` says which
-        self._take(now, data)
-        self._said.append(f"{shown(self.path)} was changed by another program: read again as it now is")
-        return True
-
-    def _take(self, now: Snapshot | None, data: bytes | None) -> None:
-        text = (data or b"").decode("utf-8", "replace")
-        self.lines = text.splitlines()
-        self._disk, self._written, self._known = now, list(self.lines), True
-
-    def save(self) -> bool:
-        """Write the record to its file; True when the file now holds it (always, without a file).
-
-        Nothing is lost and nothing raises: a file that cannot be written (disk full,
-        read-only, folder gone) keeps the record here, and in a side file when one
-        can be written, and the next save writes it all; a file moved or deleted is
-        written again whole; a file another program changed is never overwritten: it
-        is read again and the entries not yet written are added to it when they still
-        stand, else kept in a side file. `news` says what happened.
-        """
-        if self.path is None:
-            return True
-        path = self.path
-        for _ in range(3):  # another program may write between the look and the rename: look again
-            expect: Snapshot | None = None
-            if self._known:
-                try:
-                    now, data = self._on_disk()
-                except OSError as exc:
-                    return self._unsaved(exc)
-                if now is None and self._disk is not None:
-                    self._said.append(f"{shown(path)} was moved or deleted: the whole record is written there again")
-                    self._disk = None
-                elif now != self._disk and (data or b"").decode("utf-8", "replace") != self._text_of(self._written):
-                    return self._merge(now, data)
-                expect = now
-            try:
-                write_atomically(path, self.text, guard=self._known, expect=expect)
-            except ChangedError:
-                continue
-            except OSError as exc:
-                return self._unsaved(exc)
-            break
-        else:
-            self._said.append(f"{shown(path)} keeps changing while it is written: not written this time")
-            return self._unsaved(OSError(0, "another program keeps writing it"))
-        try:
-            self._disk = Snapshot.of(path, self.text.encode("utf-8"))
-        except OSError:
-            self._disk = None
-        self._written, self._known = list(self.lines), True
-        if self._failing:
-            kept = _count(len(self.unwritten))
-            self._said.append(f"written: {shown(path)} holds the whole record again ({kept} kept until now)")
-        if self.side is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self.side)
-            self.side = None
-        self._failing = False
-        self.unwritten.clear()
-        return True
-
-    @staticmethod
-    def _text_of(lines: Sequence[str] | None) -> str | None:
-        return None if lines is None else "".join(line + "\n" for line in lines)
-
-    def _merge(self, now: Snapshot | None, data: bytes | None) -> bool:
-        """Another program wrote the file: take its text, and add the unwritten entries when they still stand."""
-        assert self.path is not None
-        path = shown(self.path)
-        if not _utf8(data):  # nothing to carry on from, and nothing to overwrite: kept as if unwritable
-            return self._unsaved(OSError(0, "another program wrote it, not as UTF-8 text; it is left as it is"))
-        ours = self.text
-        pending = list(self.unwritten)
-        theirs = Recorder.from_text((data or b"").decode("utf-8", "replace"), self.path)
-        added: list[str] = []
-        refused: list[str] = []
-        for entry, keys in pending:
-            proposal = theirs.propose(entry)
-            if proposal is None or tuple(_key(f) for f in proposal.findings) != keys:
-                refused.append(entry)
-                break
-            theirs.lines = list(proposal.lines)
-            added.append(entry)
-        if pending and not refused:
-            self._take(now, data)
-            self.lines = list(theirs.lines)
-            self._said.append(f"{path} was changed by another program: read again, and {_listed(added)} added to it")
-            return self.save()
-        side = self._side_copy(ours, keep=True)
-        kept = f"; the record as it was here, with them, is in {shown(side)}" if side else ""
-        self._take(now, data)
-        self.unwritten.clear()
-        if self.side is not None:  # the copy of what was not yet written: in the kept copy now
-            with contextlib.suppress(OSError):
-                os.unlink(self.side)
-            self.side = None
-        self._failing = False
-        if pending:
-            self._said.append(
-                f"{path} was changed by another program and is read again as it now is; "
-                f"not added there: {_listed([e for e, _ in pending])} (enter again what still stands){kept}"
-            )
-        else:
-            self._said.append(f"{path} was changed by another program: read again as it now is{kept}")
-        return False
-
-    def _unsaved(self, exc: OSError) -> bool:
-        """The file cannot take the record now: keep it here and in a side file, and say so."""
-        assert self.path is not None
-        why = exc.strerror or str(exc)
-        self._failing = True
-        side = self._side_copy(self.text)
-        where = f"; a copy is in {shown(side)}" if side else "; it could not be copied anywhere either"
-        self._said.append(
-            f"cannot write {shown(self.path)}: {why}. Nothing is lost: {_count(len(self.unwritten))} kept here "
-            f"and written with the next entry (or `save`){where}"
-        )
-        return False
-
-    def _side_copy(self, text: str, keep: bool = False) -> str | None:
-        """Write `text` to a side file (beside the record, else in the temporary folder); its path, or None.
-
-        The copy of a record not yet written (`NAME.unsaved`) is one file, rewritten as
-        entries come and removed once the record itself is written; a copy that `keep`s
-        a version another program's changes left out (`NAME.kept-TIME`) is never removed.
-        """
-        assert self.path is not None
-        name = Path(self.path).name
-        suffix = time.strftime("kept-%Y%m%d-%H%M%S") if keep else "unsaved"
-        places = [
-            str(Path(self.path).parent / f"{name}.{suffix}"),
-            os.path.join(tempfile.gettempdir(), f"{name}.{os.getpid()}.{suffix}"),
-        ]
-        if not keep and self.side is not None and self.side in places:
-            places.remove(self.side)
-            places.insert(0, self.side)
-        for place in places:
-            try:
-                write_atomically(place, text)
-            except OSError:
-                continue
-            if not keep:
-                if self.side is not None and self.side != place:
-                    with contextlib.suppress(OSError):
-                        os.unlink(self.side)
-                self.side = place
-            return place
-        return None
-
-
-def _utf8(data: bytes | None) -> bool:
-    try:
-        (data or b"").decode("utf-8")
-    except UnicodeDecodeError:
-        return False
-    return True
-
 
 def _key(f: Finding) -> tuple[object, ...]:
     return (f.code, f.trick, f.player, f.message)
-
-
-def _listed(entries: Sequence[str]) -> str:
-    return ", ".join(f"`{e}`" for e in entries)
-
-
-def _count(n: int) -> str:
-    return "1 entry" if n == 1 else f"{n} entries"
-
-
-def _blank_before(lines: list[str]) -> None:
-    """A blank line before a new hand or game, as `imp fmt` writes it."""
-    if lines and lines[-1].strip():
-        lines.append("")
-
-
-def _annotate(line: str, note: str) -> str:
-    """A line with an annotation at its end, before any `;` remark."""
-    at = _remark_at(line)
-    if at is None:
-        return f"{line.rstrip()} {note}"
-    return f"{line[:at].rstrip()} {note} {line[at:]}"
-
-
-def _last_note(line: str) -> int | None:
-    """Where the annotation that ends `line` (before any `;` remark) starts, or None."""
-    remark = _remark_at(line)
-    body = line[:remark].rstrip() if remark is not None else line.rstrip()
-    return body.rfind("{") if body.endswith("}") and "{" in body else None
-
-
-def _remark_at(line: str) -> int | None:
-    depth = 0
-    for i, ch in enumerate(line):
-        if ch == "{":
-            depth += 1
-        elif ch == "}":
-            depth = max(0, depth - 1)
-        elif ch == ";" and depth == 0:
-            return i
-    return None
-
-
-def _extend(line: str, entry: str, trick: Trick) -> str:
-    """A trick's line with one more play (or annotation) at its end, before any `;` remark."""
-    if trick.remark is not None:
-        at = line.rindex(";")
-        return f"{line[:at].rstrip()} {entry} {line[at:]}"
-    return f"{line.rstrip()} {entry}"
-
-
-class RecordBusy(Exception):
-    """Another live process is recording the same file."""
-
-    def __init__(self, path: str, pid: int | None) -> None:
-        who = f" (pid {pid})" if pid is not None else ""
-        super().__init__(f"{shown(path)} is being recorded by another process{who}")
-        self.pid = pid
-
-
-@dataclass(slots=True)
-class RecordLock:
-    """The lock that keeps a second recorder off a record: `.NAME.lock` beside it, held with `flock`.
-
-    The lock file holds the pid of the recorder holding it. The system lets go of
-    the lock when that process ends, however it ends, so a lock file left by a
-    process that died is simply taken over (`taken_over` names that pid).
-    `fd` is None when no lock could be made there (a read-only folder, say):
-    `why` says why, and recording goes on without one.
-    """
-
-    path: str
-    fd: int | None
-    why: str | None = None
-    taken_over: int | None = None
-
-    @classmethod
-    def take(cls, record: str) -> RecordLock:
-        """Lock `record` for this process; `RecordBusy` when another live process holds it."""
-        target = Path(os.path.realpath(record))
-        path = str(target.parent / f".{target.name}.lock")
-        if sys.platform == "win32":  # pragma: no cover - no flock there
-            return cls(path, None, "locks are not supported on this system")
-        for _ in range(5):
-            try:
-                fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
-            except OSError as exc:
-                return cls(path, None, exc.strerror or str(exc))
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                pid = _pid_in(fd)
-                os.close(fd)
-                raise RecordBusy(record, pid) from None
-            except OSError as exc:
-                os.close(fd)
-                return cls(path, None, exc.strerror or str(exc))
-            try:  # the holder before may have removed the file between our open and our lock
-                same = os.fstat(fd).st_ino == os.stat(path).st_ino
-            except OSError:
-                same = False
-            if not same:
-                os.close(fd)
-                continue
-            before = _pid_in(fd)
-            with contextlib.suppress(OSError):
-                os.ftruncate(fd, 0)
-                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
-            return cls(path, fd, None, before if before != os.getpid() else None)
-        return cls(path, None, "the lock file keeps changing")
-
-    def release(self) -> None:
-        """Let go of the lock and remove its file."""
-        if self.fd is not None:
-            with contextlib.suppress(OSError):
-                os.unlink(self.path)
-            os.close(self.fd)
-            self.fd = None
-
-
-def _pid_in(fd: int) -> int | None:
-    try:
-        text = os.pread(fd, 32, 0).decode("ascii", "replace").strip()
-    except OSError:
-        return None
-    return int(text) if text.isdigit() else None
