@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 
 from imptools.findings import Finding, Severity
-from imptools.record import CardText, Game, Hand, HandLine, Trick
+from imptools.record import CardText, Game, Hand, HandLine, Trick, UnreadLine
 from imptools.rules.base import CardCheck, CardFace, GameResult, HandResult, HandSimulator, Ruleset
 from imptools.rules.checks import game_over, incomplete_finding, not_scored_finding, score_mismatches
 from imptools.rules.report import Reporter
@@ -300,7 +301,10 @@ class TrickRuleset(TokenRuleset):
                 hands.append(HandResult(hand.number, dealer, False, None, tuple(report.findings)))
                 continue
             assert dealer is not None
+            hand, unread = _unread_tricks(hand)
             outcome = self.play_hand(table, game, hand, dealer, steps=False)
+            if unread:  # a trick line that could not be read is its one `syntax` finding, not a miscount
+                outcome.findings = [f for f in outcome.findings if not _at(f, unread) or f.code != "wrong-count"]
             blocking = _blocking(token, hand)
             if not blocking:
                 outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome)
@@ -312,11 +316,15 @@ class TrickRuleset(TokenRuleset):
                 for p, v in scores.items():
                     totals[p] = totals.get(p, 0) + v
                 score_mismatches(hand, scores, totals, report)
-            elif not outcome.complete or (outcome.walk is not None and outcome.walk.unfinished is not None):
+            elif not outcome.complete or (
+                outcome.walk is not None
+                and outcome.walk.unfinished is not None
+                and (outcome.walk.unfinished.trick.line, outcome.walk.unfinished.trick.column) not in unread
+            ):
                 outcome.complete = False  # the record stops before its last trick, or inside it
                 incomplete_finding(hand, outcome.tricks, report)
             else:
-                not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk), report)
+                not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk, unread), report)
             hands.append(
                 HandResult(
                     hand.number,
@@ -435,6 +443,37 @@ _MAX_READINGS = 200
 """At most this many readings of one slip are judged (places of the card times the cards it may stand for)."""
 
 
+_UNREAD_TRICK = re.compile(r"\s*([0-9]{1,9})\.")
+"""An unread line that starts like trick N: the trick is there, its plays could not be read."""
+
+
+def _unread_tricks(hand: Hand) -> tuple[Hand, set[tuple[int, int]]]:
+    """`hand` with each unread line that stands where trick N is due, and starts `N.`, made an empty trick N.
+
+    So that one trick line the reader could not read is judged as that trick, unknown (the walk stops there and
+    the hand says why it is not scored), not as a hand one trick short with every later trick out of order.
+    Returns the hand and the (line, column) of each such trick.
+    """
+    if not any(isinstance(x, UnreadLine) for x in hand.lines):
+        return hand, set()
+    lines: list[HandLine] = []
+    unread: set[tuple[int, int]] = set()
+    due = 1
+    for line in hand.lines:
+        if isinstance(line, Trick):
+            due = line.number + 1
+        elif isinstance(line, UnreadLine) and (m := _UNREAD_TRICK.match(line.text)) and int(m.group(1)) == due:
+            line = Trick(due, (), line.line, line.column)
+            unread.add((line.line, line.column))
+            due += 1
+        lines.append(line)
+    return (replace(hand, lines=tuple(lines)), unread) if unread else (hand, unread)
+
+
+def _at(f: Finding, places: set[tuple[int, int]]) -> bool:
+    return f.line is not None and f.column is not None and (f.line, f.column) in places
+
+
 def _placed_cards(hand: Hand) -> list[CardText]:
     """Every card token the hand's tricks, discards, imp's trick, bids and turn-up place (not the deals)."""
     from imptools.record import Bid, Discard, ImpTrick, TurnUp
@@ -494,8 +533,15 @@ _REASONS = ("unknown-card", "colour-mismatch", "unknown-player", "wrong-count", 
 """The findings that can stop a hand's score, the likeliest reason first."""
 
 
-def _unscored_reason(blocking: list[Finding], findings: list[Finding], walk: Walk | None) -> str:
+def _unscored_reason(
+    blocking: list[Finding], findings: list[Finding], walk: Walk | None, unread: set[tuple[int, int]]
+) -> str:
     """Why a hand that is not incomplete has no score: the finding that stopped it, or the trick the walk stopped at."""
+    stopped = walk.stopped[0] if walk is not None and walk.stopped is not None else None
+    if stopped is None and walk is not None and walk.unfinished is not None:
+        stopped = walk.unfinished.trick
+    if stopped is not None and (stopped.line, stopped.column) in unread:
+        return f"trick {stopped.number} could not be read (line {stopped.line})"
     for code in _REASONS:
         for f in (*blocking, *findings):
             if f.code == code:
