@@ -14,7 +14,7 @@ from typer.testing import CliRunner
 
 from imptools.analyse import Runner, Search, analyse_hand, best_line, played_hand, tasks_for
 from imptools.check import judge_game
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
 from imptools.simulate import Options, simulate

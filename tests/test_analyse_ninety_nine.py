@@ -11,7 +11,7 @@ import pytest
 from typer.testing import CliRunner
 
 from imptools.analyse import Search, analyse_hand, best_line, played_hand
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
 from imptools.rules import get_ruleset

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from imptools.cli import app
+from imptools.cli.app import app
 
 COMMANDS = sorted(c.name or c.callback.__name__ for c in app.registered_commands if c.callback is not None)
 

@@ -17,9 +17,9 @@ import jsonschema
 import pytest
 from typer.testing import CliRunner
 
-import imptools.cli
-import imptools.commands
-from imptools.cli import app
+import imptools.cli.app
+import imptools.cli.main
+from imptools.cli.app import app
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = sorted((ROOT / "samples").glob("*.imp"))
@@ -164,14 +164,14 @@ def test_the_documents_written_when_imptools_fails_meet_their_schemas(
         raise RuntimeError("planted")
 
     for argv, target in (
-        (["imp", "validate", "--json", "x.imp"], (imptools.commands, "_plain_validate")),
-        (["imp", "score", "--json", "x.imp"], (imptools.cli, "app")),
+        (["imp", "validate", "--json", "x.imp"], (imptools.cli.main, "plain_validate")),
+        (["imp", "score", "--json", "x.imp"], (imptools.cli.app, "app")),
     ):
         with monkeypatch.context() as m:
             m.setattr(*target, broken)
             m.setattr(sys, "argv", argv)
             with pytest.raises(SystemExit) as exit_:
-                imptools.commands.main()
+                imptools.cli.main.main()
         assert exit_.value.code == 3
         doc = json.loads(capsysbinary.readouterr().out)
         assert doc["format"] == f"imp-{argv[1]}" and problems(doc) == []

@@ -308,7 +308,7 @@ def offered_by(rec: Recorder, text: str) -> list[str]:
 def test_record_command_help_and_a_new_file_without_its_tags(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from imptools.cli import app
+    from imptools.cli.app import app
 
     runner = CliRunner()
     shown = runner.invoke(app, ["record", "--help"], terminal_width=200)
@@ -349,7 +349,7 @@ def test_new_record_gets_the_tags_from_the_options(tmp_path: Path) -> None:
     assert path.read_bytes() == before
     from typer.testing import CliRunner
 
-    from imptools.cli import app
+    from imptools.cli.app import app
 
     out = CliRunner().invoke(app, ["record", str(path), "--game", "bottle-imp", "--players", "X Y Z"])
     assert out.exit_code == 2 and "this is a record of botifarra, not bottle-imp" in out.output
@@ -471,7 +471,7 @@ def test_what_each_game_asks_first_is_learnt_from_its_simulator() -> None:
 def test_a_recorded_file_is_canonical_as_imp_fmt_writes_it(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from imptools.cli import app
+    from imptools.cli.app import app
     from imptools.writer import format_games
 
     text = CLEAN["ninety-nine"].read_text()

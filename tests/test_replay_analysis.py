@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 
 from imptools.analyse import analyse_hand
 from imptools.check import judge_game
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.present.replay_page import page_data
 from imptools.reader import read_games
 from imptools.replay import replay_game, with_analyses

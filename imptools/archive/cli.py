@@ -1,6 +1,6 @@
 """The `imp archive` commands: thin Typer commands over `store` and `queries`.
 
-`imptools.cli` hands `imp archive ...` here only when it runs, so nothing of the
+`imptools.cli.app` hands `imp archive ...` here only when it runs, so nothing of the
 archive is imported by any other command.
 """
 
@@ -17,7 +17,8 @@ import typer
 
 from imptools.archive.queries import Filters
 from imptools.archive.schema import ArchiveError, connect
-from imptools.commands import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE, _error, _print_json
+from imptools.cli import output as shell
+from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.present.help import HelpCommand, HelpGroup
 
 app = typer.Typer(
@@ -70,12 +71,12 @@ def _archive(db: str, create: bool = False) -> Iterator[sqlite3.Connection]:
     try:
         conn = connect(db, create=create)
     except ArchiveError as exc:
-        _error(str(exc))
+        shell.error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     try:
         yield conn
     except sqlite3.Error as exc:
-        _error(f"{db}: the archive failed: {exc}")
+        shell.error(f"{db}: the archive failed: {exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
     finally:
         conn.close()
@@ -90,7 +91,7 @@ def _date(value: str | None, option: str) -> str | None:
     iso = iso_date(value)
     if iso is None or re.fullmatch(r"\d{4}-\d{2}-\d{2}", iso):
         return iso
-    _error(f"{option} {value}: write the date as YYYY-MM-DD")
+    shell.error(f"{option} {value}: write the date as YYYY-MM-DD")
     raise typer.Exit(EXIT_UNREADABLE)
 
 
@@ -135,24 +136,24 @@ def add(
     """
     from imptools.archive.store import add as run
     from imptools.archive.store import prune as gone
-    from imptools.commands import _jobs, _progress, _unreadable, expand
+    from imptools.cli.inputs import expand, jobs_to_use, unreadable
 
     inputs = expand(files)
-    with _archive(db, create=True) as conn, _progress(len(inputs.paths)) as progress:
+    with _archive(db, create=True) as conn, shell.progress(len(inputs.paths)) as progress:
         bar = progress.add_task("archiving", total=len(inputs.paths)) if progress else None
 
         def done(path: str) -> None:
             if progress:
                 progress.update(bar, advance=1, description=Path(path).name)
 
-        summary = run(conn, inputs.paths, _jobs(jobs), lambda p, why: _unreadable(inputs, p, why), done)
+        summary = run(conn, inputs.paths, jobs_to_use(jobs), lambda p, why: unreadable(inputs, p, why), done)
         missing = gone(conn, files, prune)
     if prune:
         summary.pruned = missing
     else:
         summary.missing = missing
     if json:
-        _print_json(
+        shell.print_json(
             "archive-add",
             {
                 **summary.to_dict(),
@@ -209,20 +210,18 @@ def standings(
     with _archive(db) as conn:
         kinds: list[str | None] = [game] if game else list(game_kinds(conn))
         if json and len(kinds) > 1:
-            _error(f"the archive holds several games ({', '.join(str(k) for k in kinds)}): choose one with --game")
+            shell.error(f"the archive holds several games ({', '.join(str(k) for k in kinds)}): choose one with --game")
             raise typer.Exit(EXIT_UNREADABLE)
         tables = [
             run(conn, Filters(game=g, since=_date(since, "--since"), until=_date(until, "--until"), event=event))
             for g in kinds or [None]
         ]
     if json:
-        _print_json("archive-standings", tables[0])
+        shell.print_json("archive-standings", tables[0])
         return
     from rich.table import Table
 
-    from imptools.commands import _console
-
-    console = _console()
+    console = shell.rich_console()
     for t in tables:
         table = Table(title=f"{t['game'] or 'no games'} · {t['games']} game{'s' if t['games'] != 1 else ''}")
         for heading in ("player", "games", "hands", "wins", "points", "per hand", "rating"):
@@ -281,7 +280,7 @@ def find(
       imp archive find --event "café" -o cafe-games.imp
     """
     if json and output:
-        _error("--json and -o cannot be used together")
+        shell.error("--json and -o cannot be used together")
         raise typer.Exit(EXIT_UNREADABLE)
     from imptools.archive.queries import find as run
     from imptools.archive.queries import find_to_dict, records_text
@@ -303,11 +302,11 @@ def find(
         try:
             write_atomically(output, records_text(rows))
         except OSError as exc:
-            _error(f"cannot write {output}: {exc.strerror or exc}")
+            shell.error(f"cannot write {output}: {exc.strerror or exc}")
             raise typer.Exit(EXIT_FOUND) from None
         print(f"{len(rows)} game{'s' if len(rows) != 1 else ''} written to {output}", file=sys.stderr)
     elif json:
-        _print_json("archive-find", find_to_dict(rows))
+        shell.print_json("archive-find", find_to_dict(rows))
     else:
         for r in rows:
             totals = "  ".join(f"{p} {r.totals[p]}" for p in r.players if p in r.totals)
@@ -337,7 +336,7 @@ def dupes(db: DbOpt = DEFAULT_DB, json: JsonOpt = False) -> None:
     with _archive(db) as conn:
         found = run(conn)
     if json:
-        _print_json("archive-dupes", found)
+        shell.print_json("archive-dupes", found)
         return
     for d in found["duplicates"]:
         print(f"{d['original']['path']}:{d['original']['game']}")
@@ -379,16 +378,16 @@ def player(
             conn, name, Filters(game=game, since=_date(since, "--since"), until=_date(until, "--until"), event=event)
         )
     if record is None:
-        _error(f"no game of {name} in the archive" + (" with these filters" if game or since or until or event else ""))
+        shell.error(
+            f"no game of {name} in the archive" + (" with these filters" if game or since or until or event else "")
+        )
         raise typer.Exit(EXIT_FOUND)
     if json:
-        _print_json("archive-player", record)
+        shell.print_json("archive-player", record)
         return
     from rich.table import Table
 
-    from imptools.commands import _console
-
-    console = _console()
+    console = shell.rich_console()
     table = Table(title=f"{name}")
     for heading in ("game", "season", "games", "hands", "wins", "points", "per hand"):
         table.add_column(heading, justify="left" if heading in ("game", "season") else "right")
@@ -430,5 +429,5 @@ def _games(n: int) -> str:
 
 
 def run(args: list[str]) -> Any:
-    """Run `imp archive ARGS...` (what `imptools.cli` calls)."""
+    """Run `imp archive ARGS...` (what `imptools.cli.app` calls)."""
     return app(args=args, prog_name="imp archive")

@@ -1,4 +1,4 @@
-"""The `imp` command line: thin Typer commands over the library.
+"""The Typer app of `imp`: thin commands over the library.
 
 Each command parses its options, calls the library, hands the result to a
 presenter and sets the exit status; no rule is decided here.
@@ -13,28 +13,12 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
-from imptools.commands import (
-    EXIT_FOUND,
-    EXIT_INTERNAL,
-    EXIT_OK,
-    EXIT_UNREADABLE,
-    STDIN,
-    _console,
-    _error,
-    _internal,
-    _jobs,
-    _judged,
-    _print_json,
-    _progress,
-    _unreadable,
-    expand,
-    kept_texts,
-    main,
-    out_of_range,
-    read,
-    read_bytes,
-    validate_files,
-)
+from imptools.cli import output as shell
+from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
+from imptools.cli.judging import internal_findings, judged, validate_files
+from imptools.cli.keeping import kept_texts
+from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
+from imptools.cli.ranges import out_of_range
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
 from imptools.findings import Finding
 from imptools.present.help import HelpCommand, HelpGroup
@@ -48,7 +32,7 @@ if TYPE_CHECKING:
     from imptools.record import Game
     from imptools.rules.base import GameResult
 
-__all__ = ["app", "main"]
+__all__ = ["app"]
 
 app = typer.Typer(
     name="imp",
@@ -128,9 +112,9 @@ def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
     """
     inputs = expand(files)
     out: list[dict[str, Any]] = []
-    console = _console()
-    for _path, game, result in _judged(inputs, _jobs(jobs), whole_games=not json):
-        failures = _internal(result)
+    console = shell.rich_console()
+    for _path, game, result in judged(inputs, jobs_to_use(jobs), whole_games=not json):
+        failures = internal_findings(result)
         inputs.internal.extend(failures)
         if json:
             out.append(
@@ -157,10 +141,10 @@ def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
             )
         else:
             failures.extend(_print_sheet(console, game, result))
-            inputs.internal.extend(failures[len(_internal(result)) :])
+            inputs.internal.extend(failures[len(internal_findings(result)) :])
             _print_failures(console, failures)
     if json:
-        _print_json(
+        shell.print_json(
             "score",
             {
                 "games": out,
@@ -221,7 +205,7 @@ def fmt(
       imp fmt - < night.imp        standard input to standard output
     """
     if check and write:
-        _error("--check and --write cannot be used together")
+        shell.error("--check and --write cannot be used together")
         raise typer.Exit(EXIT_UNREADABLE)
     from imptools.writer import format_games
 
@@ -232,7 +216,7 @@ def fmt(
             before = None if path == STDIN else Snapshot.of(path)
             data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
         except OSError as exc:
-            _unreadable(inputs, path, exc.strerror or str(exc))
+            unreadable(inputs, path, exc.strerror or str(exc))
             continue
         snapshot = None if path == STDIN else Snapshot.of(path, data)
         if before is None or snapshot is None or (before.mtime_ns, before.size) != (snapshot.mtime_ns, snapshot.size):
@@ -241,14 +225,16 @@ def fmt(
         syntax = [f for g in games for f in g.findings if f.code == "syntax"]
         if syntax:
             for f in syntax:
-                _error(f"{f.path or path}:{f.line}:{f.column}: syntax {f.message}")
-            _error(f"{path}: not formatted, {len(syntax)} syntax error{'s' if len(syntax) != 1 else ''} to fix first")
+                shell.error(f"{f.path or path}:{f.line}:{f.column}: syntax {f.message}")
+            shell.error(
+                f"{path}: not formatted, {len(syntax)} syntax error{'s' if len(syntax) != 1 else ''} to fix first"
+            )
             status = EXIT_FOUND
             continue
         text = format_games(games)
         original = data.decode("utf-8", errors="replace")
         if original != text and kept_texts(list(read_bytes(text.encode("utf-8"), path, inputs))) != kept_texts(games):
-            _error(f"{path}: not formatted: the canonical form would lose a comment (a bug; please report it)")
+            shell.error(f"{path}: not formatted: the canonical form would lose a comment (a bug; please report it)")
             status = EXIT_INTERNAL
             continue
         if check:
@@ -263,11 +249,11 @@ def fmt(
                     raise ChangedError(path)
                 write_atomically(path, text, guard=True, expect=snapshot)
             except ChangedError:
-                _error(f"{path} changed since it was read; not rewritten (run imp fmt again)")
+                shell.error(f"{path} changed since it was read; not rewritten (run imp fmt again)")
                 status = max(status, EXIT_FOUND)
                 continue
             except OSError as exc:
-                _error(f"cannot write {path}: {exc.strerror or exc}")
+                shell.error(f"cannot write {path}: {exc.strerror or exc}")
                 status = max(status, EXIT_FOUND)
                 continue
             print(f"reformatted {path}", file=sys.stderr)
@@ -299,7 +285,7 @@ def export(
     games = [g for path in inputs.paths for g in read(path, inputs)]
     sys.stdout.buffer.write(games_to_json(games) + b"\n")
     for f in inputs.internal:
-        _error(f"{f.path}: {f.message}")
+        shell.error(f"{f.path}: {f.message}")
     raise typer.Exit(inputs.status(False))
 
 
@@ -325,22 +311,22 @@ def import_(
     try:
         data = sys.stdin.buffer.read() if file == STDIN else Path(file).read_bytes()
     except OSError as exc:
-        _error(f"cannot read {file}: {exc.strerror or exc}")
+        shell.error(f"cannot read {file}: {exc.strerror or exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
     try:
         games = games_from_json(data)
     except RecordJSONError as exc:
-        _error(f"{file}: not an imp export: {exc}")
+        shell.error(f"{file}: not an imp export: {exc}")
         raise typer.Exit(EXIT_FOUND) from None
     text = format_games(games)
     if output:
         try:
             write_atomically(output, text, guard=True, expect=before)
         except ChangedError:
-            _error(f"{output} changed while the export was read; not overwritten (run imp import again)")
+            shell.error(f"{output} changed while the export was read; not overwritten (run imp import again)")
             raise typer.Exit(EXIT_FOUND) from None
         except OSError as exc:
-            _error(f"cannot write {output}: {exc.strerror or exc}")
+            shell.error(f"cannot write {output}: {exc.strerror or exc}")
             raise typer.Exit(EXIT_FOUND) from None
     else:
         sys.stdout.write(text)
@@ -463,7 +449,7 @@ def simulate(
             ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else _NAMES[:count] if count <= len(_NAMES) else ()
         )
         if count > len(_NAMES) and variant != "lopaka":
-            _error(f"--players {players}: give the players' names for more than {len(_NAMES)} players")
+            shell.error(f"--players {players}: give the players' names for more than {len(_NAMES)} players")
             raise typer.Exit(EXIT_UNREADABLE)
     else:
         names = tuple(players.split())
@@ -471,21 +457,21 @@ def simulate(
     for item in tag or []:
         name, eq, value = item.partition("=")
         if not eq:
-            _error(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
+            shell.error(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
             raise typer.Exit(EXIT_UNREADABLE)
         tags.append((name.strip(), value))
     opts = Options(game, names, variant, hands, seed, bot, not play_only, not no_scores, tuple(tags))
-    pieces = run(opts, _jobs(jobs))
+    pieces = run(opts, jobs_to_use(jobs))
     try:
         header = next(pieces)  # the options are checked before the first piece
     except SimulationError as exc:
-        _error(str(exc))
+        shell.error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     if output:
         try:
             write_atomically(output, itertools.chain([header], pieces))
         except OSError as exc:
-            _error(f"cannot write {output}: {exc.strerror or exc}")
+            shell.error(f"cannot write {output}: {exc.strerror or exc}")
             raise typer.Exit(EXIT_UNREADABLE) from None
     else:
         for piece in itertools.chain([header], pieces):
@@ -569,7 +555,7 @@ def replay(
     records = [g for g in everything if game is None or g.index == game]
     refused = out_of_range(everything, records, game, hand, trick)
     if refused is not None:
-        _error(f"{shown(file)}: {refused[0]}")
+        shell.error(f"{shown(file)}: {refused[0]}")
         raise typer.Exit(refused[1])
     games = [replay_game(g, judge_game(g)) for g in records]
     if analyse:
@@ -581,15 +567,15 @@ def replay(
     if json:
         from imptools.replay import game_to_dict
 
-        _print_json("replay", {"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
+        shell.print_json("replay", {"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
     elif step:
         if not any(g.replayable for g in games):
-            _error(f"{file}: nothing to replay: imptools cannot step through these hands yet")
+            shell.error(f"{file}: nothing to replay: imptools cannot step through these hands yet")
             raise typer.Exit(EXIT_OK)
         if not (sys.stdin.isatty() and sys.stdout.isatty()):
             # Full screen reads keys from the terminal and draws on it: in a pipe it would wait for ever.
             why = "standard input is the record" if file == STDIN else "standard input or output is not one"
-            _error(f"--step needs a terminal ({why}); without --step the replay prints as text")
+            shell.error(f"--step needs a terminal ({why}); without --step the replay prints as text")
             raise typer.Exit(EXIT_UNREADABLE)
         from imptools.present.stepper import run_stepper
 
@@ -618,7 +604,7 @@ def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = N
     """The analyses of `tasks` in their order, with a progress bar on a terminal while they run (stderr, or
     `console` where it is one): the hands done, and where they are analysed in this process the plays of the hand
     under way."""
-    with _progress(len(tasks), least=1, console=console) as progress:
+    with shell.progress(len(tasks), least=1, console=console) as progress:
         if not progress:
             yield from runner.results(tasks)
             return
@@ -673,15 +659,15 @@ def analyse(
         raise typer.Exit(EXIT_UNREADABLE)
     tasks = tasks_for(games, game, hand, from_trick)
     if not tasks:
-        _error("no such game or hand in the file")
+        shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)
     runner = Runner(jobs or cores(), scheduler)
     if json:
-        _print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
+        shell.print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
     else:
         from imptools.present.analysis import print_analyses
 
-        console = _console()
+        console = shell.rich_console()
         # Each hand as soon as it is done; on a terminal, above the progress bar.
         for result in _analysed(runner, tasks, console):
             print_analyses(console, [result])
@@ -736,27 +722,29 @@ def record(
     for t in tag or []:
         name, eq, value = t.partition("=")
         if not eq or not name:
-            _error(f"--tag {t}: expected Name=Value")
+            shell.error(f"--tag {t}: expected Name=Value")
             raise typer.Exit(EXIT_UNREADABLE)
         tags.append((name, value))
     try:
         lock = RecordLock.take(file)
     except RecordBusy as exc:
-        _error(str(exc))
+        shell.error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
     try:
         try:
             rec = Recorder.open(file, game, players, variant, tags)
         except ValueError as exc:
-            _error(f"{file}: {exc}")
+            shell.error(f"{file}: {exc}")
             raise typer.Exit(EXIT_UNREADABLE) from None
         except OSError as exc:
-            _error(f"{file}: {exc.strerror or exc}")
+            shell.error(f"{file}: {exc.strerror or exc}")
             raise typer.Exit(EXIT_UNREADABLE) from None
         if lock.fd is None:
-            _error(f"{file}: cannot lock it ({lock.why}): a second recorder on it would not be kept off")
+            shell.error(f"{file}: cannot lock it ({lock.why}): a second recorder on it would not be kept off")
         elif lock.taken_over is not None:
-            _error(f"{file}: the lock left by process {lock.taken_over}, which is no longer running, is taken over")
+            shell.error(
+                f"{file}: the lock left by process {lock.taken_over}, which is no longer running, is taken over"
+            )
         if not run_recording(rec):
             raise typer.Exit(EXIT_FOUND)
     finally:
