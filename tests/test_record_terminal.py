@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import subprocess
 import sys
 import time
@@ -45,7 +44,7 @@ def _command(path: Path) -> str:
     )
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+@pytest.mark.needs("tmux", package="tmux")
 def test_rulebook_example_typed_in_tmux_killed_in_trick_5_and_resumed(tmp_path: Path) -> None:
     session = f"imp-record-{os.getpid()}"
     tmux = ["tmux", "-L", session]

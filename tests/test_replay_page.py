@@ -26,7 +26,7 @@ websocket = pytest.importorskip("websocket")
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-pytestmark = pytest.mark.skipif(CHROMIUM is None, reason="no Chromium (.ci/run installs it)")
+pytestmark = pytest.mark.needs("chromium", "chromium-browser", "google-chrome", package="chromium")
 
 
 class DevToolsError(AssertionError):

@@ -6,7 +6,6 @@ import asyncio
 import io
 import os
 import shlex
-import shutil
 import subprocess
 import sys
 import time
@@ -160,7 +159,7 @@ def test_start_at_a_hand_and_trick() -> None:
     drive(games, script, k)
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+@pytest.mark.needs("tmux", package="tmux")
 def test_the_stepper_in_a_real_terminal(tmp_path: Path) -> None:
     session = f"imp-test-{os.getpid()}"
     tmux = ["tmux", "-L", session]
