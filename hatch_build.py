@@ -4,7 +4,9 @@ mypyc compiles the very same typed Python source into a C extension (about three
 faster for `imp analyse`: docs/PERFORMANCE.md). It is optional: where there is no compiler,
 no Python headers, or mypyc fails for any other reason, the wheel holds the Python
 modules alone and everything works the same, only slower. `IMPTOOLS_PURE=1` asks for
-the pure wheel; an editable install is always pure.
+the pure wheel; an editable install is always pure. The build's mypy is held to the minor release
+the compiled search was tested with (`[build-system]` in pyproject.toml), so that a new mypy cannot
+quietly turn the install into the pure one.
 """
 
 from __future__ import annotations
