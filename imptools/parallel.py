@@ -82,7 +82,8 @@ def _judge(task: Task) -> tuple[list[Judged], str | None]:
     from pathlib import Path
 
     from imptools.check import judge_game
-    from imptools.reader import _decode_lines, _Physical, _read_lines, read_games
+    from imptools.reader import read_games, read_lines
+    from imptools.reader_lines import Physical, decode_lines
 
     name = task.name or task.path
     if task.data is None:
@@ -91,12 +92,12 @@ def _judge(task: Task) -> tuple[list[Judged], str | None]:
         findings: list[Finding] = []
         offset = task.lines_before
         physical = (
-            _Physical(
+            Physical(
                 p.number + offset, p.text, p.problem.at(line=(p.problem.line or 0) + offset) if p.problem else None
             )
-            for p in _decode_lines(io.BytesIO(task.data))
+            for p in decode_lines(io.BytesIO(task.data))
         )
-        games = _read_lines(physical, name, findings)
+        games = read_lines(physical, name, findings)
     out: list[Judged] = []
     try:
         for game in games:
@@ -196,7 +197,7 @@ def pieces(path: str, jobs: int = 1) -> Iterator[tuple[bytes, int]]:
     left = os.path.getsize(path)
     size = piece_size(left, jobs)
     from imptools.fastpath import fast_line
-    from imptools.reader import _scan
+    from imptools.reader_lines import scan
 
     buf: list[bytes] = []
     held = 0  # bytes in buf
@@ -242,7 +243,7 @@ def pieces(path: str, jobs: int = 1) -> Iterator[tuple[bytes, int]]:
                 count += len(parts)
                 for piece in parts:
                     if in_note:
-                        in_note, _ = _scan(piece, True)
+                        in_note, _ = scan(piece, True)
                         tail = None
                         continue
                     stripped = piece.strip()
@@ -255,7 +256,7 @@ def pieces(path: str, jobs: int = 1) -> Iterator[tuple[bytes, int]]:
                     tail = None
                     if piece.lstrip().startswith("["):
                         seen_hand = False
-                    in_note, _ = _scan(piece, False)
+                    in_note, _ = scan(piece, False)
                     if not in_note and stripped.startswith("hand"):
                         known = hand_lines.get(piece)
                         if known is None:

@@ -448,9 +448,9 @@ def test_every_conformance_record_reads_and_only_the_syntax_cases_have_syntax_fi
 
 
 def _both_ways(data: bytes) -> tuple[list[object], list[object]]:
-    from imptools.reader import _decode_each, _decode_lines
+    from imptools.reader_lines import decode_each, decode_lines
 
-    return list(_decode_lines(io.BytesIO(data))), list(_decode_each(io.BytesIO(data).read))
+    return list(decode_lines(io.BytesIO(data))), list(decode_each(io.BytesIO(data).read))
 
 
 @pytest.mark.parametrize(
@@ -466,7 +466,7 @@ def _both_ways(data: bytes) -> tuple[list[object], list[object]]:
 )
 def test_blocks_read_as_line_by_line(late: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     """A file read a block of lines at a time gives the lines (numbers, text, problems) of the exact reader."""
-    import imptools.reader as reader
+    import imptools.reader_lines as reader
 
     record = (ROOT / "samples" / "thursday-club.imp").read_bytes()
     for chunk in (61, 65_536):
@@ -479,7 +479,7 @@ def test_blocks_read_as_line_by_line(late: bytes, monkeypatch: pytest.MonkeyPatc
 @given(st.lists(st.sampled_from([b"1. 2 3\n", b"\r\n", b"\r", b"\n", b"\xc3", b"\xa9", b"\x01", b"deal A 4", b" "])))
 @settings(max_examples=300, deadline=None)
 def test_any_bytes_read_as_line_by_line(pieces: list[bytes]) -> None:
-    import imptools.reader as reader
+    import imptools.reader_lines as reader
 
     saved = reader._CHUNK
     reader._CHUNK = 5  # blocks end anywhere: in a character, between CR and LF
