@@ -395,6 +395,8 @@ def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, i
         if m is None:
             continue
         fixed = text[: m.end(1)] + ("." if kind is Trick else ">") + text[m.end(1) + 1 :]
+        if _has_comma(fixed):
+            continue  # a second slip on the line (commas): one repair a line, or its written form would read otherwise
         try:
             element = parse_line(parser, fixed, first_line)
         except (UnexpectedInput, RecordSyntaxError):
@@ -419,6 +421,25 @@ def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, i
 
 _CARD_LINE = re.compile(r"[ \t]*(?:deal|discard|pass|bid|[0-9]+\.)[ \t]")
 """The lines whose cards may be written with commas between them (the fourth repair of section 8)."""
+
+
+def _has_comma(text: str) -> bool:
+    """A comma outside `{...}` annotations and before a `;` remark.
+
+    >>> _has_comma("0.,"), _has_comma("1. 24 {a, b}"), _has_comma("1. 24 ; a, b")
+    (True, False, False)
+    """
+    depth = 0
+    for ch in text:
+        if ch == "{":
+            depth += 1
+        elif ch == "}" and depth:
+            depth -= 1
+        elif ch == ";" and not depth:
+            return False
+        elif ch == "," and not depth:
+            return True
+    return False
 
 
 def without_commas(text: str) -> tuple[str, int] | None:

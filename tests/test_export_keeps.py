@@ -277,3 +277,14 @@ def test_past_the_limit_lines_not_read_are_counted_in_one_finding(monkeypatch: p
     assert lost.message.startswith("3 more lines of this game that could not be read are not kept (past 40 characters")
     assert unread([second]) == ["@@ again"]  # each game has its own allowance
     assert not any("not kept" in f.message for f in second.findings)
+
+
+@pytest.mark.parametrize("line", ["0 ,", "1 24, 15", "2 24 {a, b} 15,"])
+def test_a_line_with_two_slips_is_kept_as_written_not_half_repaired(line: str) -> None:
+    from imptools.writer import format_games, games_from_json, games_to_json
+
+    text = f'[Game "bottle-imp"]\n[Players "Adam Betty Christian Doris"]\n\nhand 1\n{line}\n'
+    games = list(read_games(text))
+    again = format_games(games_from_json(games_to_json(games)))
+    assert line in again.splitlines()
+    assert list(read_games(again)) == games
