@@ -222,7 +222,6 @@ VARIANT_NAMES_WRITTEN = {
     "imptools.rules.bottle_imp.search": "`SEARCHABLE`: the variants the search itself can play",
     "imptools.rules.botifarra.obligations": "the obligation tables, each named as the variant that plays it",
     "imptools.rules.botifarra.setup": "the two-player variants and their piles",
-    "imptools.cli.app": "`imp simulate` names Lopaka for the lopaka variant (the CLI is not yet the registry's)",
 }
 """The modules where a variant's name may be written: the records themselves, and today's known offenders."""
 

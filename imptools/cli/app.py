@@ -444,13 +444,15 @@ def simulate(
     from imptools.simulate import simulate as run
 
     if players.isdigit():
-        count = int(players)
-        names: tuple[str, ...] = (
-            ("Keawe", "Kokua", "Lopaka") if variant == "lopaka" else _NAMES[:count] if count <= len(_NAMES) else ()
-        )
-        if count > len(_NAMES) and variant != "lopaka":
+        from imptools.rules import get_ruleset
+
+        ruleset = get_ruleset(game)
+        named = ruleset.named_seats(variant) if ruleset is not None else ()  # Lopaka sits under his own name
+        humans = int(players) - len(named)
+        if humans > len(_NAMES):
             shell.error(f"--players {players}: give the players' names for more than {len(_NAMES)} players")
             raise typer.Exit(EXIT_UNREADABLE)
+        names: tuple[str, ...] = (*_NAMES[: max(humans, 0)], *named)
     else:
         names = tuple(players.split())
     tags: list[tuple[str, str]] = []

@@ -288,3 +288,7 @@ class Ruleset(Protocol):
     def to_play(self, game: Game, hand_number: int) -> str | None:
         """Who plays the next card of hand `hand_number` after its last recorded play (None when unknown)."""
         ...
+
+    def named_seats(self, variant: str | None) -> tuple[str, ...]:
+        """The players a variant seats under a name of its own (the Bottle Imp's Lopaka), for default tables."""
+        ...

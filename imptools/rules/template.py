@@ -206,6 +206,10 @@ class TokenRuleset:
         """Nobody known: a ruleset that seats its plays says who."""
         return None
 
+    def named_seats(self, variant: str | None) -> tuple[str, ...]:
+        """No seat has a name of its own unless the ruleset says so."""
+        return ()
+
 
 @dataclass(slots=True)
 class HandOutcome:

@@ -44,6 +44,11 @@ class BottleImp(TrickRuleset):
     name = "bottle-imp"
     variants = VARIANTS
 
+    def named_seats(self, variant: str | None) -> tuple[str, ...]:
+        """The automaton of a variant that has one (Lopaka), who sits at the table under his own name."""
+        record = BY_NAME.get(variant or "")
+        return (record.automaton,) if record is not None and record.automaton is not None else ()
+
     _last: tuple[Game, Table, str] | None = None
     """The deck of the game whose cards were checked last (its tokens come one after another)."""
 
