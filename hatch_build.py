@@ -20,8 +20,9 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ["imptools/rules/bottle_imp_search.py"]
-"""The modules compiled: the Bottle Imp's escape and coin searches, where nearly all of a hand's analysis runs."""
+COMPILED = ["imptools/rules/bottle_imp_search.py", "imptools/rules/botifarra_search.py"]
+"""The modules compiled: the Bottle Imp's escape and coin searches and Botifarra's solver, where nearly all of a
+hand's analysis runs."""
 
 SETUP = """
 import sys

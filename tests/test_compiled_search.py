@@ -15,6 +15,8 @@ import sys
 import sysconfig
 from pathlib import Path
 
+import pytest
+
 from imptools.analyse import analyse_hand
 from imptools.reader import read_games
 from imptools.simulate import Options, simulate
@@ -39,17 +41,18 @@ def can_compile() -> bool:
     return shutil.which(compiler) is not None and headers.exists()
 
 
-def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("module", ["bottle_imp_search", "botifarra_search"])
+def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_path: Path, module: str) -> None:
     package, search = installed(
-        ["-c", "import imptools, imptools.rules.bottle_imp_search as m; print(imptools.__file__); print(m.__file__)"],
+        ["-c", f"import imptools, imptools.rules.{module} as m; print(imptools.__file__); print(m.__file__)"],
         tmp_path,
     ).split()
     editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
     if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
-        assert search.endswith("bottle_imp_search.py"), search
+        assert search.endswith(f"{module}.py"), search
     else:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        assert search.endswith("bottle_imp_search" + suffix), f"the build could compile the search: {search}"
+        assert search.endswith(module + suffix), f"the build could compile the search: {search}"
 
 
 def simulated(
@@ -62,6 +65,13 @@ def simulated(
     return path
 
 
+def botifarra(tmp_path: Path, name: str, players: int, variant: str, seed: int, teams: bool = True) -> Path:
+    tags = () if teams else (("Teams", "none"),)
+    path = tmp_path / f"{name}.imp"
+    path.write_text("".join(simulate(Options("botifarra", NAMES[:players], variant, hands=2, seed=seed, tags=tags))))
+    return path
+
+
 def test_the_installed_search_gives_the_values_of_the_source(tmp_path: Path) -> None:
     records = [
         (SAMPLE, 5),
@@ -71,6 +81,11 @@ def test_the_installed_search_gives_the_values_of_the_source(tmp_path: Path) -> 
         (simulated(tmp_path, "lopaka", 3, "lopaka", 3, 2), 6),
         (simulated(tmp_path, "five", 5, "second-bottle", 5, 2), 7),
         (simulated(tmp_path, "six", 6, None, 6, 1), 6),
+        (botifarra(tmp_path, "obligada", 4, "obligada", 1), 8),
+        (botifarra(tmp_path, "lliure", 4, "lliure", 2), 9),
+        (botifarra(tmp_path, "carregar", 4, "carregar", 3), 8),
+        (botifarra(tmp_path, "individual", 4, "obligada", 4, teams=False), 8),
+        (botifarra(tmp_path, "three", 3, "obligada", 5), 11),
     ]
     for path, from_trick in records:
         out = installed(
