@@ -325,6 +325,13 @@ class SearchBotifarra:
         return banked + self._solver.gain(self, self.seat[player], alpha - banked, beta - banked)
 
     @property
+    def bisect(self) -> bool:
+        """Whether the search's null windows should halve the interval between two bounds (`analyse.Search.value`)
+        rather than start from the bound the last one returned: the solver's fail-soft bounds lie close to the
+        window, so MTD(f)'s steps would go down a point at a time."""
+        return not self.two_player
+
+    @property
     def answer_nodes(self) -> int:
         """The positions `answer` has visited."""
         return 0 if self._solver is None else self._solver.nodes
@@ -485,8 +492,9 @@ def searchable(ruleset: Botifarra, game: Game, hand_number: int) -> PlayedHand |
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
 
-SOLVER_CAP = 1_000_000
-"""Entries in a side's table of trick starts before it becomes the older generation (as `analyse.TABLE_CAP`)."""
+SOLVER_CAP = 500_000
+"""Entries in the solver's tables (all sides together: one table for a partnership, one per player else) before
+each becomes the older generation (as `analyse.TABLE_CAP`): at most twice this, about 300 MB."""
 
 LOW_CARDS = 0x7F
 """A suit's seven cards without points (2-8), the lowest seven bits of its twelve."""
@@ -532,7 +540,7 @@ class Solver:
         self.trump = pos.trump
         self.trump_mask = SUIT_MASK[pos.trump] if pos.trump >= 0 else 0
         self.partner = pos.partner
-        self.cap = cap
+        self.cap = cap if pos.partner[0] >= 0 else max(1, cap // pos.n)
         self.tables: dict[int, list[dict[int, tuple[int, int, int]]]] = {}
         self.nodes = 0
         # the search's state, set by `gain`
