@@ -492,9 +492,9 @@ def searchable(ruleset: Botifarra, game: Game, hand_number: int) -> PlayedHand |
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
 
-SOLVER_CAP = 500_000
+SOLVER_CAP = 1_000_000
 """Entries in the solver's tables (all sides together: one table for a partnership, one per player else) before
-each becomes the older generation (as `analyse.TABLE_CAP`): at most twice this, about 300 MB."""
+each becomes the older generation (as `analyse.TABLE_CAP`): at most twice this, about 350 MB."""
 
 LOW_CARDS = 0x7F
 """A suit's seven cards without points (2-8), the lowest seven bits of its twelve."""
