@@ -136,6 +136,30 @@ def test_values_equal_plain_minimax(table: str, rules: str, seed: int) -> None:
     assert all(pos.result(p) == value(slow, p) for p in pos.order)
 
 
+SOLVER_CASES = [(t, r, s) for t, r in TABLES if t != "two" for s in range(6)]
+
+
+@pytest.mark.parametrize(("table", "rules", "seed"), SOLVER_CASES)
+def test_solver_windows_equal_plain_minimax(table: str, rules: str, seed: int) -> None:
+    """`Solver.gain` on its own, at a trick's start and inside a trick, for every null window and the whole one:
+    exact inside the window, a bound on the side it fails, against plain minimax; one solver (its tables warm
+    from the windows before) serves them all, for both sides."""
+    pos, slow, plays = endgame(record(table, rules, 200 + seed), tricks_left(table, rules, seed))
+    solver = Solver(pos)
+    for k in range(1 + seed % 3):  # 0-2 cards already lying in the trick
+        pos.play(plays[k])
+        slow.play(plays[k])
+    for player in pos.order[:2]:
+        seat = pos.seat[player]
+        banked = pos.points(player)
+        exact = value(slow, player) - banked
+        assert solver.gain(pos, seat, -1000, 1000) == exact
+        for b in range(0, exact + 3):
+            g = solver.gain(pos, seat, b - 1, b)
+            assert (g >= b) == (exact >= b)
+            assert exact <= g if g < b else exact >= g  # fail-soft: a bound on the side it fails
+
+
 def test_masks_equal_the_checkers_rules() -> None:
     """`legal_mask` is `legal_cards` and `beats` is `trick_winner`, on thousands of random tricks."""
     rng = Random(7)
