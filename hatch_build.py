@@ -20,21 +20,33 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ["imptools/rules/bottle_imp_search.py", "imptools/rules/botifarra_search.py"]
-"""The modules compiled: the Bottle Imp's escape and coin searches and Botifarra's solver, where nearly all of a
-hand's analysis runs."""
+COMPILED = [
+    "imptools/rules/bottle_imp/search.py",
+    "imptools/rules/bottle_imp/escape.py",
+    "imptools/rules/botifarra_search.py",
+]
+"""The modules compiled: the Bottle Imp's search position, its escape and coin searches, and Botifarra's solver, where
+nearly all of a hand's analysis runs."""
 
-SETUP = """
+GROUP = "imptools.rules.bottle_imp.compiled"
+"""The compiled modules' shared library, `compiled__mypyc` beside them (mypyc names one after the modules' hash, at the
+top of site-packages, unless told)."""
+
+SETUP = f"""
 import sys
 from setuptools import setup
 from mypyc.build import mypycify
+
+GROUP = {GROUP!r}
 
 modules, target = sys.argv[1:-1], sys.argv[-1]
 setup(
     name="imptools-compiled",
     packages=[],
     py_modules=[],
-    ext_modules=mypycify(["--ignore-missing-imports", *modules], target_dir=target + "/c", opt_level="3"),
+    ext_modules=mypycify(
+        ["--ignore-missing-imports", *modules], target_dir=target + "/c", opt_level="3", group_name=GROUP
+    ),
     script_args=["build_ext", "--build-lib", target + "/lib", "--build-temp", target + "/tmp"],
 )
 """

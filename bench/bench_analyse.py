@@ -44,7 +44,7 @@ def main() -> None:
         help="value only the first PLAYS plays of each HAND (a search of its own each), and print the positions",
     )
     args = parser.parse_args()
-    import imptools.rules.bottle_imp_search as searched
+    import imptools.rules.bottle_imp.search as searched
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")
     print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")

@@ -2,7 +2,7 @@
 
     python bench/fuzz.py [--seconds 600] [--seed 1]
 
-Every record of samples/ and ../shared/conformance/ is damaged at random (see
+Every record of samples/ and tests/conformance/ is damaged at random (see
 tests/damage.py) and run through `read_games`, `judge_game`, `format_games` and
 the JSON export/import. Anything that raises, and every `internal` finding (a
 ruleset that failed), is printed with its traceback and the damaged record is

@@ -1,5 +1,5 @@
 """`python -m imptools` runs the `imp` command line."""
 
-from imptools.commands import main
+from imptools.cli.main import main
 
 main()

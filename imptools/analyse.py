@@ -16,8 +16,8 @@ cards searched once (`SearchPosition.groups`). Where a position offers them, it 
 `bounds`, searches the last four cards (`cards_left`) without the table, reads
 results below the banked part as penalties (`penalty_unit`) and lets the position
 answer a window itself (`answer`: the Bottle Imp's escape and coin questions). Nothing here
-knows a game: a ruleset that can be analysed provides `played_hand`
-(`imptools.rules.base.Analysable`).
+knows a game: the registry finds a game's search (`imptools.rules.get_search`), which
+starts a hand from what its ruleset sets up (`imptools.rules.base.StartPosition`).
 
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
 stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
@@ -34,7 +34,7 @@ from functools import partial
 from typing import Any
 
 from imptools.record import Game
-from imptools.rules import get_ruleset
+from imptools.rules import get_search
 from imptools.rules.base import PlayedHand, SearchPosition
 
 INF = 1 << 40
@@ -392,12 +392,10 @@ class HandAnalysis:
 
 def played_hand(game: Game, hand_number: int) -> PlayedHand | str:
     """The start position and plays of a hand from its game's ruleset, or why the hand cannot be analysed."""
-    ruleset = get_ruleset(game.game_name)
-    hook = getattr(ruleset, "played_hand", None)
-    if hook is None:
+    search = get_search(game.game_name)
+    if search is None:
         return f"imptools cannot analyse {game.game_name or 'this game'} yet"
-    found: PlayedHand | str = hook(game, hand_number)
-    return found
+    return search(game, hand_number)
 
 
 def mark(cost: int, marks: tuple[int, int]) -> str:

@@ -101,10 +101,15 @@ def _judge(task: Task) -> tuple[list[Judged], str | None]:
     try:
         for game in games:
             result = judge_game(game)
-            out.append((game if task.whole_games else Game(game.index, game.line, game.column, path=game.path), result))
+            out.append((game if task.whole_games else _place(game), result))
     except Exception as exc:  # a bug in the reader must not stop the batch
         return out, f"{type(exc).__name__}: {exc}"
     return out, None
+
+
+def _place(game: Game) -> Game:
+    """A game reduced to its place, and to whether it holds a game at all (`Game.holds_game`)."""
+    return Game(game.index, game.line, game.column, game.tags[:1], () if game.tags else game.hands[:1], path=game.path)
 
 
 def _renumber(game: Game, result: GameResult, offset: int) -> Judged:

@@ -8,6 +8,8 @@ each game as soon as the next one starts.
 
 A syntax error is a `Finding` (code `syntax`) on the game it sits in; the
 reader skips the bad line and goes on, so one bad line never hides the rest.
+The line itself is kept verbatim where it stands (`UnreadLine`), as is a line
+read but with no place (before any `hand N`), so that nothing is lost.
 """
 
 from __future__ import annotations
@@ -49,6 +51,7 @@ from imptools.record import (
     Trick,
     Trump,
     TurnUp,
+    UnreadLine,
     call_kind,
 )
 from imptools.slips import read_as_meant
@@ -378,6 +381,9 @@ MAX_NOTE_CHARS = 1_000_000
 """... and at most this many characters."""
 MAX_SYNTAX = 100
 """Syntax findings kept per game; past this, one more finding counts the rest."""
+MAX_UNREAD_CHARS = 10_000_000
+"""Lines that could not be read are kept verbatim (`UnreadLine`) up to this many characters per game; past it they
+are counted in one finding (a file of that much text that is not a record is not kept in memory whole)."""
 MAX_PLAYERS = 64
 """More names than this in `Players` is reported, and such a game is not judged (no game here seats more than 6)."""
 _CHUNK = 65_536
@@ -398,6 +404,13 @@ class _Physical:
 class _Logical:
     first_line: int
     text: str
+    closed: bool = False
+    """A `}` was added at the end of `text` to close an annotation never closed (not written by the user)."""
+
+    @property
+    def raw(self) -> str:
+        """The line as written."""
+        return self.text[:-1] if self.closed else self.text
 
 
 def _split(
@@ -641,7 +654,7 @@ def _logical_lines(lines: Iterator[_Physical], findings: list[Finding]) -> Itera
                 Finding("syntax", "`{` opens an annotation that is never closed with `}`", last.number, last_at + 1)
             )
             group[-1] += "}"
-        yield _Logical(first.number, "\n".join(group))
+        yield _Logical(first.number, "\n".join(group), closed=open_)
 
 
 # --------------------------------------------------------------------------- assembling games
@@ -682,6 +695,10 @@ def _add_notes(element: Any, notes: list[Annotation]) -> Any:
     return replace(element, annotations=element.annotations + tuple(notes))
 
 
+def _unread(line: HandLine) -> bool:
+    return isinstance(line, UnreadLine)
+
+
 _BEFORE_TRICKS = (Deal, Discard, Pass, Open, ImpTrick, Trump, Call, TurnUp, Bid, Declare)
 
 
@@ -699,7 +716,10 @@ class _Assembler:
         self.first_play_or_score: Trick | ScoreLine | None = None
         """The hand's first trick or score line so far (what a line before the tricks must not follow)."""
         self.first_score: ScoreLine | None = None
-        self.pending_comments: list[CommentLine] = []
+        self.pending_comments: list[CommentLine | UnreadLine] = []
+        """Comment lines and lines not read, waiting for the next element to know where they stand."""
+        self.unread_chars = 0  # characters of this game's lines kept as `UnreadLine`
+        self.unread_lost = 0  # lines of this game not kept, past MAX_UNREAD_CHARS
         self.game_line = 0
         self.game_findings: list[Finding] = []
         self.started = False
@@ -759,7 +779,22 @@ class _Assembler:
             tuple(self.header),
             tuple(self.hands),
             self.path,
-            tuple(self._structure_findings()) + tuple(self.game_findings) + self._dropped(),
+            tuple(self._structure_findings()) + tuple(self.game_findings) + self._dropped() + self._lost(),
+        )
+
+    def _lost(self) -> tuple[Finding, ...]:
+        if not self.unread_lost:
+            return ()
+        return (
+            Finding(
+                "syntax",
+                f"{self.unread_lost:,} more lines of this game that could not be read are not kept (past "
+                f"{MAX_UNREAD_CHARS:,} characters of such lines): an export of this file does not hold them",
+                self.game_line or 1,
+                1,
+                self.path,
+                self.index or 1,
+            ),
         )
 
     def _dropped(self) -> tuple[Finding, ...]:
@@ -790,7 +825,9 @@ class _Assembler:
             shown = shown if len(shown) <= 60 else shown[:57] + "..."
             why = f'no line is a tag like [Game "bottle-imp"] or a `hand N` line (line {line} reads `{shown}`)'
         finding = Finding("syntax", f"no Imp notation found: {why}", line, 1, self.path, 1)
-        return Game(1, line, 1, (), (), self.path, (finding,))
+        # the lines themselves are kept (comments, lines not read) so that an export loses none of them
+        kept = tuple(x for x in (*self.header, *self.pending_comments) if isinstance(x, (CommentLine, UnreadLine)))
+        return Game(1, line, 1, kept, (), self.path, (finding,) + self._lost())
 
     def _structure_findings(self) -> list[Finding]:
         out: list[Finding] = []
@@ -841,6 +878,7 @@ class _Assembler:
             yield self._game()
             self.game_findings = []
             self.dropped = 0
+            self.unread_chars = self.unread_lost = 0
         # the first game keeps the findings of any lines before it
         self.started = True
         self.index += 1
@@ -861,6 +899,21 @@ class _Assembler:
     def comment(self, text: str, line: int, column: int) -> None:
         self.pending_comments.append(CommentLine(text, line, column))
 
+    def unread(self, text: str, line: int) -> None:
+        """A line not read (its finding is reported apart): kept verbatim where it stands.
+
+        It stays in the game and hand it sits in, after the comments before it, even when a new game starts
+        right after it (unlike a comment line): a file cut into pieces before its tags (`imptools.parallel`)
+        reads the same.
+        """
+        if self.unread_chars + len(text) > MAX_UNREAD_CHARS:
+            self.unread_lost += 1
+            return
+        self.unread_chars += len(text)
+        self.pending_comments.append(UnreadLine(text, line))
+        if self.started:
+            self._place_pending_comments()
+
     def _place_pending_comments(self) -> None:
         if not self.pending_comments:
             return
@@ -870,28 +923,32 @@ class _Assembler:
             self.header.extend(self.pending_comments)
         self.pending_comments = []
 
-    def notes_alone(self, notes: list[Annotation]) -> None:
-        """A line holding only annotations: they belong to the element just before."""
+    def notes_alone(self, notes: list[Annotation]) -> bool:
+        """A line holding only annotations: they belong to the element just before. False when there is none."""
         self._place_pending_comments()
         if self.hand is not None:
-            if self.hand_lines and not isinstance(self.hand_lines[-1], CommentLine):
-                self.hand_lines[-1] = _add_notes(self.hand_lines[-1], notes)
+            # (a line not read is passed over: the annotation goes where it went before such lines were kept)
+            last = next((i for i in range(len(self.hand_lines) - 1, -1, -1) if not _unread(self.hand_lines[i])), -1)
+            if last >= 0 and not isinstance(self.hand_lines[last], CommentLine):
+                self.hand_lines[last] = _add_notes(self.hand_lines[last], notes)
             else:
                 self.hand = replace(self.hand, annotations=self.hand.annotations + tuple(notes))
-            return
+            return True
         for i in range(len(self.header) - 1, -1, -1):
             item = self.header[i]
             if isinstance(item, Tag):
                 self.header[i] = replace(item, annotations=item.annotations + tuple(notes))
-                return
+                return True
         note = notes[0]
         self.error(
             "An annotation `{...}` must follow the element it is about; here nothing comes before it",
             note.line,
             note.column,
         )
+        return False
 
-    def feed(self, element: Any) -> Iterator[Game]:
+    def feed(self, element: Any, raw: str | None = None) -> Iterator[Game]:
+        """Put a line read into its game and hand; `raw`, the line as written, is kept if it has no place."""
         if isinstance(element, Tag):
             if not self.started or self.hands or self.hand is not None:
                 yield from self._start_game(element.line)
@@ -921,6 +978,8 @@ class _Assembler:
                 element.line,
                 element.column,
             )
+            if raw is not None:
+                self.unread(raw, element.line)
             return
         self._place_pending_comments()
         if isinstance(element, _BEFORE_TRICKS):
@@ -1168,7 +1227,7 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
         if fast is not None:
             if isinstance(fast, (Tag, Hand)):
                 asm.notation_seen = True
-            yield from asm.feed(fast)
+            yield from asm.feed(fast, logical.raw)
             asm._flush_findings()
             continue
         parser = line_parser()
@@ -1189,6 +1248,7 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
                 else:
                     e = err if isinstance(err, RecordSyntaxError) else _describe(err, text, logical.first_line)
                     asm.error(e.message, e.line, e.column)
+                asm.unread(logical.raw, logical.first_line)
                 asm._flush_findings()
                 continue
             element, message, column = fixed
@@ -1199,14 +1259,16 @@ def _read_lines(lines: Iterator[_Physical], path: str | None, findings: list[Fin
         notes = _annotations(_CTX.annotations or [], logical.first_line)
         remark = str(_CTX.comments[-1])[1:] if _CTX.comments else None
         if element is None:
-            if notes:
-                asm.notes_alone(notes)
+            if notes and not asm.notes_alone(notes):
+                asm.unread(logical.raw, logical.first_line)  # (its remark with it)
+                asm._flush_findings()
+                continue
             if remark is not None:
                 asm.comment(remark, logical.first_line, 1)
             asm._flush_findings()
             continue
         element = _attach(element, notes, remark)
-        yield from asm.feed(element)
+        yield from asm.feed(element, logical.raw)
         asm._flush_findings()
     asm._flush_findings()
     yield from asm.finish()

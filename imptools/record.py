@@ -6,7 +6,8 @@ resolved by a game's ruleset; names are kept as written (`NameRef`), a slip of o
 keystroke read as the player meant (`imptools.slips`).
 
 A hand keeps its lines in the order they were written (`Hand.lines`), comment
-lines included, so the writer can put everything back; the typed views
+lines and lines that could not be read (`UnreadLine`) included, so the writer can
+put everything back; the typed views
 (`Hand.deals`, `Hand.tricks`, ...) filter that sequence.
 """
 
@@ -85,6 +86,21 @@ class CommentLine:
     text: str
     line: int
     column: int
+
+
+@dataclass(frozen=True, slots=True)
+class UnreadLine:
+    """A line the reader could not read, or read but could not place, kept verbatim where it stands.
+
+    `text` is the line exactly as written (a line joined with the next ones while a `{` was open
+    holds them all, separated by newlines); the writer puts it back as it is, so that nothing a user
+    wrote is lost by `imp export` and `imp import` (the finding that says what is wrong is the
+    reader's, as always).
+    """
+
+    text: str
+    line: int
+    column: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +275,20 @@ class ScoreLine:
 
 
 HandLine = (
-    Deal | Discard | Pass | Open | ImpTrick | Trump | Call | TurnUp | Bid | Declare | Trick | ScoreLine | CommentLine
+    Deal
+    | Discard
+    | Pass
+    | Open
+    | ImpTrick
+    | Trump
+    | Call
+    | TurnUp
+    | Bid
+    | Declare
+    | Trick
+    | ScoreLine
+    | CommentLine
+    | UnreadLine
 )
 """Any line that can stand inside a hand."""
 
@@ -334,8 +363,8 @@ class Hand:
         return tuple(x for x in self._of(ScoreLine) if x.kind == "total")
 
 
-HeaderLine = Tag | CommentLine
-"""A line of a game's header: a tag, or a comment among or before the tags."""
+HeaderLine = Tag | CommentLine | UnreadLine
+"""A line of a game's header: a tag, or a comment (or a line that could not be read) among or before the tags."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -357,6 +386,11 @@ class Game:
     @property
     def tags(self) -> tuple[Tag, ...]:
         return tuple(x for x in self.header if isinstance(x, Tag))
+
+    @property
+    def holds_game(self) -> bool:
+        """False for what the reader gives for a file holding no game (empty, or no notation in it): no tag, no hand."""
+        return any(isinstance(x, Tag) for x in self.header) or bool(self.hands)
 
     def tag(self, name: str) -> str | None:
         """The value of the first tag called `name`, or None."""

@@ -21,6 +21,8 @@ from imptools.rules.base import HandSimulator, Position
 BOTS = ("random", "greedy")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _OWN_TAGS = ("Game", "Variant", "Players")
+_PLAYER = re.compile(r"[^\W\d_][\w'\-]*")
+"""A player name (notation section 2): a letter of any alphabet, then letters, digits, `_`, `'` or `-`."""
 
 
 class SimulationError(ValueError):
@@ -74,6 +76,7 @@ def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tu
 
 def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
     """Check the options; the header, the game's simulator and each hand's dealer."""
+    _check_players(opts.players)
     for name, value in opts.tags:
         if not _TAG_NAME.fullmatch(name) or name in _OWN_TAGS or "\n" in value:
             raise SimulationError(
@@ -94,6 +97,20 @@ def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
         raise SimulationError(f"`{opts.bot}` is not a bot ({', '.join(BOTS)})")
     dealers = [h.dealer or "" for h in ruleset.judge(game).hands]
     return header, sim, dealers
+
+
+def _check_players(players: tuple[str, ...]) -> None:
+    """Refuse names a record cannot hold: what is written must validate."""
+    if not players:
+        raise SimulationError("no players: give how many, or their names")
+    for name in players:
+        if not _PLAYER.fullmatch(name):
+            raise SimulationError(
+                f"`{name}` is not a player name: a letter, then letters, digits, _ ' or - (e.g. Ana, Bo_2)"
+            )
+    twice = sorted({n for n in players if players.count(n) > 1})
+    if twice:
+        raise SimulationError(f"`{twice[0]}` is named twice: the players of a game have different names")
 
 
 def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: str) -> str:

@@ -5,7 +5,9 @@ rest as written (comment lines at the top stay there; others stay before the tag
 then each hand with one element per line and a blank line between hands; a
 blank line between games. Cards are spelled canonically by the game's ruleset
 (as written when the ruleset does not know them), annotations follow their
-element on its line, `; remarks` end their line. Formatting is a fixed point.
+element on its line, `; remarks` end their line; a line the reader could not
+read (`UnreadLine`) is written back verbatim where it stood. Formatting is a
+fixed point.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from imptools.record import (
     Trick,
     Trump,
     TurnUp,
+    UnreadLine,
 )
 from imptools.rules import get_ruleset
 
@@ -89,6 +92,8 @@ def _line(line: HandLine, spell: _Spelling) -> str:
 
     if isinstance(line, CommentLine):
         return f";{line.text}"
+    if isinstance(line, UnreadLine):
+        return line.text  # verbatim, never respelt
     if isinstance(line, Deal):
         body = f"deal {line.player.as_written} {cards(line.cards)}".rstrip()
     elif isinstance(line, Discard):
@@ -117,16 +122,22 @@ def _line(line: HandLine, spell: _Spelling) -> str:
     return body + _end(line)
 
 
+def _loose(item: CommentLine | UnreadLine) -> str:
+    """A comment line, or a line not read (verbatim)."""
+    return f";{item.text}" if isinstance(item, CommentLine) else item.text
+
+
 def _header(header: tuple[HeaderLine, ...]) -> list[str]:
-    """Tags in canonical order; comments before the first tag stay on top, others travel with the tag after them."""
-    groups: list[tuple[Tag | None, list[CommentLine]]] = []
-    pending: list[CommentLine] = []
+    """Tags in canonical order; comments (and lines not read) before the first tag stay on top, others travel with
+    the tag after them."""
+    groups: list[tuple[Tag | None, list[CommentLine | UnreadLine]]] = []
+    pending: list[CommentLine | UnreadLine] = []
     leading = 0
-    while leading < len(header) and isinstance(header[leading], CommentLine):
+    while leading < len(header) and not isinstance(header[leading], Tag):
         leading += 1
-    top = [f";{c.text}" for c in header[:leading] if isinstance(c, CommentLine)]
+    top = [_loose(c) for c in header[:leading] if not isinstance(c, Tag)]
     for item in header[leading:]:
-        if isinstance(item, CommentLine):
+        if not isinstance(item, Tag):
             pending.append(item)
         else:
             groups.append((item, pending))
@@ -135,17 +146,23 @@ def _header(header: tuple[HeaderLine, ...]) -> list[str]:
     rest = [g for g in groups if g not in first]
     out: list[str] = top
     for tag, comments in first + rest:
-        out.extend(f";{c.text}" for c in comments)
+        out.extend(_loose(c) for c in comments)
         if tag is not None:
             value = tag.value.replace("\\", "\\\\").replace('"', '\\"')
             out.append(f'[{tag.name} "{value}"]' + _end(tag))
-    out.extend(f";{c.text}" for c in pending)
+    out.extend(_loose(c) for c in pending)
     return out
 
 
 def _hand(hand: Hand, spell: _Spelling) -> list[str]:
     head = f"hand {hand.number}" + (f" dealer {hand.dealer.as_written}" if hand.dealer is not None else "") + _end(hand)
     return [head] + [_line(line, spell) for line in hand.lines]
+
+
+def format_element(game: Game, element: Hand | HandLine) -> str:
+    """One line of `game` as `format_game` writes it: a hand's `hand` line, or one element of a hand."""
+    spell = _Spelling(game)
+    return _hand(element, spell)[0] if isinstance(element, Hand) else _line(element, spell)
 
 
 def format_game(game: Game) -> str:
@@ -182,9 +199,14 @@ def _to_plain(value: Any) -> Any:
     return value
 
 
+EXPORT_FORMAT = "imp-export"
+EXPORT_VERSION = 1
+_EARLIER_FORMATS = ("imp-record",)  # the name exports carried before every command's JSON was named after it
+
+
 def games_to_json(games: Iterable[Game]) -> bytes:
     """One JSON document holding the record model of `games` (reader findings are not exported)."""
-    return orjson.dumps({"format": "imp-record", "version": 1, "games": [_to_plain(g) for g in games]})
+    return orjson.dumps({"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": [_to_plain(g) for g in games]})
 
 
 def _from_plain(value: Any, hint: Any, where: str) -> Any:
@@ -237,8 +259,18 @@ def games_from_json(data: bytes | str) -> list[Game]:
         doc = orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise RecordJSONError(f"not JSON: {exc}") from None
-    if not isinstance(doc, dict) or doc.get("format") != "imp-record" or not isinstance(doc.get("games"), list):
-        raise RecordJSONError('expected an object with "format": "imp-record" and a list "games"')
+    if not isinstance(doc, dict) or not isinstance(doc.get("games"), list):
+        raise RecordJSONError(f'expected an object with "format": "{EXPORT_FORMAT}" and a list "games"')
+    form = doc.get("format", EXPORT_FORMAT)  # an export made before documents carried their format has none
+    if form != EXPORT_FORMAT and form not in _EARLIER_FORMATS:
+        raise RecordJSONError(f'"format" is {form!r}, expected "{EXPORT_FORMAT}" (a document made by imp export)')
+    version = doc.get("version", EXPORT_VERSION)
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise RecordJSONError(f'"version" is {version!r}, expected a whole number from 1')
+    if version > EXPORT_VERSION:
+        raise RecordJSONError(
+            f"version {version} of the export format is newer than this imptools reads ({EXPORT_VERSION}): upgrade it"
+        )
     return [_object(g, f"games[{i}]", {"Game"}) for i, g in enumerate(doc["games"])]
 
 

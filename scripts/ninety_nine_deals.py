@@ -15,20 +15,19 @@ import itertools
 import random
 from collections.abc import Sequence
 
-from imptools.rules.ninety_nine import (
+from imptools.rules.ninety_nine.bids import bid_value
+from imptools.rules.ninety_nine.cards import (
     BID_CARDS,
     DEALT,
     DECK,
-    Declaration,
-    bid_value,
     effective,
     legal_cards,
-    score_hand,
     spell,
     suit_in_play,
     trick_winner,
     trump_of,
 )
+from imptools.rules.ninety_nine.scoring import Declaration, score_hand
 
 
 def strength(card: int, turnup: int) -> int:

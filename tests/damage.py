@@ -12,7 +12,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
+CONFORMANCE = ROOT / "tests" / "conformance"
 
 NASTY = [
     b"{",
@@ -48,10 +48,8 @@ NASTY = [
 
 
 def seed_records() -> list[bytes]:
-    """The text of every sample and conformance record (the conformance cases when they are beside the project)."""
-    paths = sorted(SAMPLES.glob("*.imp"))
-    if CONFORMANCE.is_dir():
-        paths += sorted(CONFORMANCE.rglob("*.imp"))
+    """The text of every sample and conformance record (the cases in tests/conformance)."""
+    paths = sorted(SAMPLES.glob("*.imp")) + sorted(CONFORMANCE.rglob("*.imp"))
     return [p.read_bytes() for p in paths]
 
 

@@ -14,13 +14,13 @@ from typer.testing import CliRunner
 
 from imptools.analyse import Runner, Search, analyse_hand, best_line, played_hand, tasks_for
 from imptools.check import judge_game
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
 from imptools.simulate import Options, simulate
 
 ROOT = Path(__file__).resolve().parents[1]
-EXAMPLE = str(ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp")
+EXAMPLE = str(ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp")
 NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
 
 
@@ -135,7 +135,8 @@ def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, varia
     and that he can also gain a coin exactly when it gives him more (every position of a line played by random
     cards, every player, one `Escape` and its tables for them all); `answer` gives such windows his won coins or
     the penalty, on the right side of the window."""
-    from imptools.rules.bottle_imp_search import Escape, SearchBottle
+    from imptools.rules.bottle_imp.escape import Escape
+    from imptools.rules.bottle_imp.search import SearchBottle
 
     deck = variant if variant == "bambus-1995" else None
     pos = endgame(players, seed, tricks, None if deck else variant, deck)
@@ -171,7 +172,8 @@ def test_gains_equal_plain_minimax(players: int, seed: int, tricks: int, variant
     above, and the whole window, at every position of a line played by random cards, every player, one `Gains`
     and its tables for them all (and one whose tables hold 8 entries a generation); `answer` gives a
     window above his won coins his won coins plus a bound on the gain, on the right side of the window."""
-    from imptools.rules.bottle_imp_search import FAILED, Escape, Gains, SearchBottle
+    from imptools.rules.bottle_imp.escape import FAILED, Escape, Gains
+    from imptools.rules.bottle_imp.search import SearchBottle
 
     deck = variant if variant == "bambus-1995" else None
     pos = endgame(players, seed, tricks, None if deck else variant, deck)
@@ -203,7 +205,8 @@ def test_two_bottles_are_keyed_by_the_order_of_their_prices(seed: int) -> None:
     higher price: which player's bottle that is depends on the prices' order, which their places alone do not
     tell. One `Escape` and one `Gains` answer both orders as plain minimax does (keyed by place alone, the second
     order read the first one's answer)."""
-    from imptools.rules.bottle_imp_search import FAILED, Escape, Gains, SearchBottle
+    from imptools.rules.bottle_imp.escape import FAILED, Escape, Gains
+    from imptools.rules.bottle_imp.search import SearchBottle
 
     pos = endgame(5, seed, 2, "second-bottle")
     assert isinstance(pos, SearchBottle) and not pos.trick
@@ -230,7 +233,8 @@ def test_the_coins_of_a_held_bottles_price_card_are_keyed() -> None:
     """A bottle taken from P gives him its price card: two prices between the same cards in play, of different
     coins, are one place but not one gain. One `Gains` answers both as plain minimax does (12 endgames, every
     such pair of prices, every player holding the bottle)."""
-    from imptools.rules.bottle_imp_search import FAILED, Escape, Gains, SearchBottle
+    from imptools.rules.bottle_imp.escape import FAILED, Escape, Gains
+    from imptools.rules.bottle_imp.search import SearchBottle
 
     told = 0
     for seed in range(12):
@@ -257,7 +261,8 @@ def test_the_coins_of_a_held_bottles_price_card_are_keyed() -> None:
 def test_a_capped_escape_gives_the_same_answers(seed: int) -> None:
     """With tables of 8 entries a generation, `Escape` and `Gains` roll them over many times and answer every
     question of a random line as ones without a cap."""
-    from imptools.rules.bottle_imp_search import Escape, Gains, SearchBottle
+    from imptools.rules.bottle_imp.escape import Escape, Gains
+    from imptools.rules.bottle_imp.search import SearchBottle
 
     pos = endgame(4, seed, 4)
     assert isinstance(pos, SearchBottle)
@@ -280,7 +285,8 @@ def test_a_capped_escape_gives_the_same_answers(seed: int) -> None:
 def test_escape_built_inside_a_search_keys_as_one_built_at_the_start(seed: int) -> None:
     """`Escape` is built where a search first asks it, often deep in the tree: the cards played above that point
     still get their holders and colours in its keys once the search has taken them back."""
-    from imptools.rules.bottle_imp_search import Escape, SearchBottle
+    from imptools.rules.bottle_imp.escape import Escape
+    from imptools.rules.bottle_imp.search import SearchBottle
 
     pos = endgame(4, seed, 4)
     assert isinstance(pos, SearchBottle)

@@ -10,27 +10,18 @@ import pytest
 from typer.testing import CliRunner
 
 from imptools.analyse import Search, analyse_hand, best_line, played_hand
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
-from imptools.rules.botifarra import (
-    CARREGAR,
-    LLIURE,
-    OBLIGADA,
-    BotifarraPosition,
-    _hand_cards,
-    _piles,
-    call_lines,
-    deck,
-    judge_calls,
-    legal_cards,
-    setup_of,
-    side_name,
-    suit_of,
-    trick_winner,
-)
+from imptools.rules.botifarra.calls import judge_calls, side_name
+from imptools.rules.botifarra.cards import deck, suit_of, trick_winner
+from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA, legal_cards
+from imptools.rules.botifarra.ruleset import call_lines, hand_cards, hand_piles
+from imptools.rules.botifarra.setup import setup_of
+from imptools.rules.botifarra.simulate import BotifarraPosition
 from imptools.rules.botifarra_search import BIT, CARD, SearchBotifarra, Solver, beats, legal_mask, mask_of
-from imptools.rules.tricks import after_exchange, hand_dealers
+from imptools.rules.exchange import after_exchange
+from imptools.rules.tricks import hand_dealers
 from imptools.simulate import Options, simulate
 
 FOUR = ("Ana", "Bernat", "Carles", "Dolors")
@@ -59,8 +50,8 @@ def checker_position(game: Game) -> BotifarraPosition:
     assert dealer is not None
     calls = judge_calls([c for c, _ in call_lines(setup, hand)], dealer, setup.seating)
     if setup.two_player:
-        piles = {p: [list(pile) for pile in pl.piles] for p, pl in _piles(setup, hand).items()}
-        hands = {p: set(_hand_cards(setup, hand).get(p, set())) for p in setup.players}
+        piles = {p: [list(pile) for pile in pl.piles] for p, pl in hand_piles(setup, hand).items()}
+        hands = {p: set(hand_cards(setup, hand).get(p, set())) for p in setup.players}
         return BotifarraPosition(setup, dealer, calls.trump, hands, piles)
     return BotifarraPosition(setup, dealer, calls.trump, after_exchange(hand, setup.resolve))
 

@@ -11,29 +11,20 @@ import pytest
 from typer.testing import CliRunner
 
 from imptools.analyse import Search, analyse_hand, best_line, played_hand
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
 from imptools.rules import get_ruleset
-from imptools.rules.ninety_nine import (
-    DECLARE,
-    JOKER,
-    NINE,
-    REVEAL,
-    TRICKS,
-    Declaration,
-    NinetyNinePosition,
-    NinetyNineSimulator,
-    Setup,
-    make,
-    spell,
-)
-from imptools.rules.ninety_nine_search import MARKS, SearchNinetyNine
+from imptools.rules.ninety_nine.cards import JOKER, NINE, TRICKS, make, spell
+from imptools.rules.ninety_nine.scoring import DECLARE, REVEAL, Declaration
+from imptools.rules.ninety_nine.search import MARKS, SearchNinetyNine
+from imptools.rules.ninety_nine.setup import Setup
+from imptools.rules.ninety_nine.simulate import NinetyNinePosition, NinetyNineSimulator
 from imptools.simulate import Options, simulate
 
 NAMES = ("Al", "Bo", "Cy")
 SAMPLE = "samples/ninety-nine-sunday.imp"
-PLAY_ONLY = str(Path(__file__).resolve().parents[2] / "shared" / "conformance" / "ninety-nine" / "playonly-5051.imp")
+PLAY_ONLY = str(Path(__file__).resolve().parent / "conformance" / "ninety-nine" / "playonly-5051.imp")
 
 
 def minimax(pos: NinetyNinePosition, player: str) -> int:

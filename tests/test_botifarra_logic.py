@@ -4,30 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from imptools.rules.botifarra import (
-    CARREGAR,
-    INDIVIDUAL,
-    LLIURE,
-    OBLIGADA,
-    PARTNERSHIP,
-    TWO_PLAYER,
-    CallLine,
+from imptools.rules.botifarra.calls import INDIVIDUAL, PARTNERSHIP, TWO_PLAYER, CallLine, Seating, judge_calls
+from imptools.rules.botifarra.cards import card_number, deck, describe, points, spell, strength, trick_winner
+from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA, check_play, legal_cards
+from imptools.rules.botifarra.scoring import (
     Piles,
-    Seating,
-    card_number,
-    check_play,
-    deck,
-    describe,
     game_won,
     hand_points,
     individual_scores,
-    judge_calls,
-    legal_cards,
-    points,
     side_scores,
-    spell,
-    strength,
-    trick_winner,
     two_player_points,
 )
 

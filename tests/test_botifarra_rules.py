@@ -13,7 +13,7 @@ from imptools.record import Game
 from imptools.replay import replay
 from imptools.rules import get_ruleset
 from imptools.rules.base import GameResult
-from imptools.rules.botifarra import BotifarraState
+from imptools.rules.botifarra.ruleset import BotifarraState
 
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 FOUR = '[Game "botifarra"]\n[Players "Ana Bernat Carles Dolors"]\n'

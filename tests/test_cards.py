@@ -7,7 +7,7 @@ import pytest
 from imptools.reader import read_games
 from imptools.record import Game
 from imptools.rules import get_ruleset
-from imptools.rules.bottle_imp import deck, deck_name
+from imptools.rules.bottle_imp.cards import deck, deck_name
 
 
 def game(tags: str) -> Game:

@@ -10,8 +10,9 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from imptools import cli, commands
 from imptools.check import judge_game
+from imptools.cli import app as cli
+from imptools.cli import main as commands
 from imptools.present.report import print_findings, write_findings
 from imptools.reader import read_games
 
@@ -22,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 def test_plain_validate_is_typer_validate(json: bool, jobs: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     files = [str(p) for p in sorted((ROOT / "samples").glob("*.imp"))] + ["missing.imp"]
     argv = ["validate", *(["--json"] if json else []), *jobs, *files]
-    status = commands._plain_validate(argv)
+    status = commands.plain_validate(argv)
     plain = capsys.readouterr()
     with pytest.raises(SystemExit) as typer_exit:
         cli.app(argv)
@@ -46,7 +47,7 @@ def test_plain_validate_is_typer_validate(json: bool, jobs: list[str], capsys: p
 )
 def test_other_command_lines_go_to_typer(argv: list[str]) -> None:
     """Anything but files, `--json` and a good `--jobs`: Typer parses it (and explains what is wrong)."""
-    assert commands._plain_validate(argv) is None
+    assert commands.plain_validate(argv) is None
 
 
 def test_plain_validate_takes_jobs(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -57,13 +58,13 @@ def test_plain_validate_takes_jobs(monkeypatch: pytest.MonkeyPatch, capsys: pyte
         ["validate", "--jobs=3", "a.imp"],
         ["validate", "a.imp", "-j", "3"],
     ):
-        assert commands._plain_validate(argv) == 0
+        assert commands.plain_validate(argv) == 0
     assert seen == [(["a.imp"], False, 3)] * 3
 
 
 def test_the_plain_report_is_richs_report_off_a_terminal() -> None:
-    shared = ROOT.parent / "shared" / "conformance"
-    records = sorted((ROOT / "samples").glob("*.imp")) + sorted(shared.glob("*/*.imp"))
+    cases = ROOT / "tests" / "conformance"
+    records = sorted((ROOT / "samples").glob("*.imp")) + sorted(cases.glob("*/*.imp"))
     assert len(records) > 20
     for record in records:
         findings = [f for g in read_games(record, path=str(record)) for f in judge_game(g).all_findings()]

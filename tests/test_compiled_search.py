@@ -15,8 +15,6 @@ import sys
 import sysconfig
 from pathlib import Path
 
-import pytest
-
 from imptools.analyse import analyse_hand
 from imptools.reader import read_games
 from imptools.simulate import Options, simulate
@@ -41,18 +39,36 @@ def can_compile() -> bool:
     return shutil.which(compiler) is not None and headers.exists()
 
 
-@pytest.mark.parametrize("module", ["bottle_imp_search", "botifarra_search"])
-def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_path: Path, module: str) -> None:
-    package, search = installed(
-        ["-c", f"import imptools, imptools.rules.{module} as m; print(imptools.__file__); print(m.__file__)"],
+def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
+    package, search, escape = installed(
+        [
+            "-c",
+            "import imptools, imptools.rules.bottle_imp.search as s, imptools.rules.bottle_imp.escape as e; "
+            "print(imptools.__file__); print(s.__file__); print(e.__file__)",
+        ],
         tmp_path,
     ).split()
     editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
     if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
-        assert search.endswith(f"{module}.py"), search
+        assert search.endswith("bottle_imp/search.py"), search
+        assert escape.endswith("bottle_imp/escape.py"), escape
     else:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        assert search.endswith(module + suffix), f"the build could compile the search: {search}"
+        assert search.endswith("bottle_imp/search" + suffix), f"the build could compile the search: {search}"
+        assert escape.endswith("bottle_imp/escape" + suffix), f"the build could compile the search: {escape}"
+
+
+def test_the_installed_solver_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
+    package, solver = installed(
+        ["-c", "import imptools, imptools.rules.botifarra_search as m; print(imptools.__file__); print(m.__file__)"],
+        tmp_path,
+    ).split()
+    editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
+    if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
+        assert solver.endswith("botifarra_search.py"), solver
+    else:
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        assert solver.endswith("botifarra_search" + suffix), f"the build could compile the solver: {solver}"
 
 
 def simulated(

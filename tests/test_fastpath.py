@@ -14,7 +14,7 @@ from imptools.fastpath import fast_line
 from imptools.reader import read_games
 
 ROOT = Path(__file__).resolve().parents[1]
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
+CONFORMANCE = ROOT / "tests" / "conformance"
 RECORDS = sorted(CONFORMANCE.rglob("*.imp")) + sorted((ROOT / "samples").glob("*.imp"))
 
 

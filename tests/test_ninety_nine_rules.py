@@ -4,22 +4,20 @@ from __future__ import annotations
 
 import pytest
 
-from imptools.rules.ninety_nine import (
+from imptools.rules.ninety_nine.bids import bid_shape, bid_value
+from imptools.rules.ninety_nine.cards import (
     DECK,
     JOKER,
-    Declaration,
-    bid_shape,
-    bid_value,
     effective,
     follows,
     legal_cards,
     parse,
-    score_hand,
     spell,
     suit_in_play,
     trick_winner,
     trump_of,
 )
+from imptools.rules.ninety_nine.scoring import Declaration, score_hand
 
 
 def c(text: str) -> int:

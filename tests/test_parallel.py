@@ -113,7 +113,7 @@ def test_small_batches_stay_in_one_process(tmp_path: Path) -> None:
 def test_cli_jobs_output_is_the_same(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from imptools.cli import app
+    from imptools.cli.app import app
 
     path = tmp_path / "night.imp"
     path.write_text(ODD + _corpus(16) + ODD, encoding="utf-8")

@@ -20,8 +20,7 @@ from imptools.reader import read_games
 from imptools.record import Game
 
 ROOT = Path(__file__).resolve().parents[1]
-RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
-needs_rulebook = pytest.mark.skipif(not RULEBOOK.exists(), reason="the shared conformance records are not here")
+RULEBOOK = ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp"
 PLAYERS = "Adam Betty Christian Doris"
 
 
@@ -47,7 +46,6 @@ def _command(path: Path) -> str:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
-@needs_rulebook
 def test_rulebook_example_typed_in_tmux_killed_in_trick_5_and_resumed(tmp_path: Path) -> None:
     session = f"imp-record-{os.getpid()}"
     tmux = ["tmux", "-L", session]
@@ -119,7 +117,6 @@ def test_rulebook_example_typed_in_tmux_killed_in_trick_5_and_resumed(tmp_path: 
     assert game.tag("Event") == "Thursday club"
 
 
-@needs_rulebook
 def test_a_refused_card_asked_about_through_a_pty(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     path = tmp_path / "night.imp"
@@ -158,8 +155,8 @@ def test_a_refused_card_asked_about_through_a_pty(tmp_path: Path) -> None:
 
 
 CLEAN = {
-    "botifarra": ROOT.parent / "shared" / "conformance" / "botifarra" / "carregar-clean-2001.imp",
-    "ninety-nine": ROOT.parent / "shared" / "conformance" / "ninety-nine" / "clean-5001.imp",
+    "botifarra": ROOT / "tests" / "conformance" / "botifarra" / "carregar-clean-2001.imp",
+    "ninety-nine": ROOT / "tests" / "conformance" / "ninety-nine" / "clean-5001.imp",
 }
 
 
@@ -167,8 +164,6 @@ CLEAN = {
 def test_first_hand_of_each_game_typed_through_a_pty(name: str, tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     source = CLEAN[name]
-    if not source.exists():
-        pytest.skip("the shared conformance records are not here")
     text = source.read_text()
     game = _game(text)
     hand = game.hands[0]
@@ -214,7 +209,6 @@ def test_first_hand_of_each_game_typed_through_a_pty(name: str, tmp_path: Path) 
     assert [f for f in judge_game(recorded).all_findings() if f.is_error] == []
 
 
-@needs_rulebook
 def test_kill_9_in_trick_5_then_the_same_command_resumes(tmp_path: Path) -> None:
     pexpect = pytest.importorskip("pexpect")
     import signal
@@ -250,3 +244,79 @@ def test_kill_9_in_trick_5_then_the_same_command_resumes(tmp_path: Path) -> None
     finally:
         child.close(force=True)
     assert path.read_text().splitlines()[-1] == "5. Betty:11 35 31"
+
+
+def _spawn(command: str) -> Any:
+    pexpect = pytest.importorskip("pexpect")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "TERM": "xterm-256color", "PROMPT_TOOLKIT_NO_CPR": "1"}
+    return pexpect.spawn("/bin/sh", ["-c", command], env=env, encoding="utf-8", timeout=60, dimensions=(50, 120))
+
+
+def test_a_misspelt_dealer_and_a_line_that_does_not_read_are_refused_through_a_pty(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    path = tmp_path / "night.imp"
+    child = _spawn(_command(path))
+    try:
+        child.expect("hand 1:")
+        child.sendline("hand 1 dealer Dorsi")
+        child.expect(r"error unknown-player: `Dorsi` is not a player\S* [^\r\n]*`Doris`")
+        i = child.expect([r"record it as played", "not recorded: enter it again"])
+        assert i == 1  # refused: not asked about
+        child.expect("hand 1:")
+        assert "Dorsi" not in path.read_text()
+        child.sendline("hand 1 dealer Doris")
+        child.expect("trick 1, Adam:")
+        child.sendline("dael Adam 2 4 6 7 13 14 20 24 26")
+        child.expect(r"error syntax: `dael`: did you mean `deal`\?")
+        assert child.expect([r"record it as played", "not recorded: enter it again"]) == 1
+        child.expect("trick 1, Adam:")
+        child.sendline("24")
+        child.expect("trick 1, Betty:")
+        child.sendline("15")
+        child.expect("trick 1, Christian:")
+        child.sendline("quit")
+        child.expect(f"saved {path}")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert child.exitstatus == 0
+    assert path.read_text().splitlines()[-3:] == ["", "hand 1 dealer Doris", "1. Adam:24 15"]
+
+
+def test_the_trump_line_and_the_bids_are_asked_for_before_trick_1_through_a_pty(tmp_path: Path) -> None:
+    pexpect = pytest.importorskip("pexpect")
+    tute = tmp_path / "tute.imp"
+    child = _spawn(f"{sys.executable} -m imptools record {tute} --game botifarra --players 'Ana Bernat Carles Dolors'")
+    try:
+        child.expect("hand 1:")
+        child.sendline("hand 1 dealer Dolors")
+        child.expect("hand 1, trump by Dolors:")
+        child.sendline("5o")
+        child.expect(r"hand 1 has no trump yet: its `trump Dolors \.\.\.` line comes before trick 1")
+        child.expect("hand 1, trump by Dolors:")
+        child.sendline("oros")
+        child.expect("trick 1, Ana:")
+        child.sendline("5o")
+        child.expect("trick 1, Bernat:")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert tute.read_text().splitlines()[-2:] == ["trump Dolors oros", "1. Ana:5o"]
+    pub = tmp_path / "pub.imp"
+    child = _spawn(f"{sys.executable} -m imptools record {pub} --game ninety-nine --players 'Al Bo Cy'")
+    try:
+        child.expect("hand 1:")
+        child.sendline("hand 1 dealer Cy")
+        child.expect("hand 1, bid Al:")
+        child.sendline("KD 9S 7H")
+        child.expect("hand 1, bid Bo:")
+        child.sendline("3")
+        child.expect("hand 1, bid Cy:")
+        child.sendline("?")
+        child.expect("trick 1, Al:")
+        child.sendline("quit")
+        child.expect(pexpect.EOF)
+    finally:
+        child.close(force=True)
+    assert pub.read_text().splitlines()[-3:] == ["bid Al KD 9S 7H", "bid Bo 3", "bid Cy ? ? ?"]

@@ -8,10 +8,10 @@ import pytest
 
 from imptools.check import judge_game
 from imptools.reader import read_games
-from imptools.record import Game, Trick
+from imptools.record import Game, Trick, UnreadLine
 from imptools.recorder import Recorder, new_record
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 RULEBOOK = CONFORMANCE / "bottle-imp" / "rulebook-example.imp"
 CLEAN = {
     "bottle-imp": CONFORMANCE / "bottle-imp" / "classic-4p-clean-1001.imp",
@@ -37,7 +37,7 @@ def _entries(text: str, keep_hand_lines: bool = False) -> tuple[str, list[str]]:
         for element in hand.lines:
             if isinstance(element, Trick):
                 out += [p.card.text for p in element.plays]
-            elif element.line:
+            elif element.line and not isinstance(element, UnreadLine):  # (a line the reader refused is not typed)
                 source = lines[element.line - 1].split(";")[0].split("{")[0].strip()
                 if source:
                     out.append(source)
@@ -308,7 +308,7 @@ def offered_by(rec: Recorder, text: str) -> list[str]:
 def test_record_command_help_and_a_new_file_without_its_tags(tmp_path: Path) -> None:
     from typer.testing import CliRunner
 
-    from imptools.cli import app
+    from imptools.cli.app import app
 
     runner = CliRunner()
     shown = runner.invoke(app, ["record", "--help"], terminal_width=200)
@@ -349,7 +349,7 @@ def test_new_record_gets_the_tags_from_the_options(tmp_path: Path) -> None:
     assert path.read_bytes() == before
     from typer.testing import CliRunner
 
-    from imptools.cli import app
+    from imptools.cli.app import app
 
     out = CliRunner().invoke(app, ["record", str(path), "--game", "bottle-imp", "--players", "X Y Z"])
     assert out.exit_code == 2 and "this is a record of botifarra, not bottle-imp" in out.output
@@ -364,3 +364,192 @@ def test_a_card_not_in_the_deck_or_already_played_is_flagged() -> None:
     assert again is not None and "duplicate-card" in [f.code for f in again.findings]
     rec.enter("21")
     assert rec.propose("{a fine play}").findings == ()  # type: ignore[union-attr]
+
+
+def test_a_misspelt_dealer_is_refused_with_the_name_meant_and_the_turn_is_not_lost() -> None:
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    proposal = rec.propose("hand 1 dealer Dorsi")
+    assert proposal is not None
+    said = proposal.refusal  # the reader's words: "did you mean `Doris`?" (or "read as `Doris`")
+    assert said is not None and said.startswith("error unknown-player: `Dorsi` is not a player") and "`Doris`" in said
+    assert rec.status().prompt() == "hand 1: "  # nothing recorded: the same prompt
+    rec.enter("hand 1 dealer Doris")
+    rec.enter("24")
+    rec.enter("15")
+    assert rec.lines[-1] == "1. Adam:24 15"  # the cards join trick 1, its leader seated
+
+
+@pytest.mark.parametrize(
+    ("entry", "meant"),
+    [
+        ("dael Adam 2 4 6 7 13 14 20 24 26", "did you mean `deal`?"),
+        ("deal Adma 2 4 6 7 13 14 20 24 26", "`Adam`"),
+        ("Adm:24", "`Adam`"),
+        ("19", "`19` is not a card of this deck"),
+    ],
+)
+def test_an_entry_that_does_not_read_is_refused_in_validates_words(entry: str, meant: str) -> None:
+    from imptools.recorder import format_finding
+
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    rec.enter("hand 1 dealer Doris")
+    before = list(rec.lines)
+    proposal = rec.propose(entry)
+    assert proposal is not None and proposal.refusal is not None and meant in proposal.refusal
+    assert rec.lines == before  # nothing recorded
+    game = _game("\n".join(proposal.lines) + "\n")  # the file with the entry, as imp validate judges it
+    said = [f for f in [*game.findings, *judge_game(game).all_findings()] if f.line == len(proposal.lines)]
+    unread = ("syntax", "unknown-card", "unknown-player")
+    words = list(dict.fromkeys(format_finding(f) for f in said if f.code in unread))
+    assert proposal.refusal == "; ".join(words)
+
+
+def test_several_cards_in_one_entry_are_refused() -> None:
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    proposal = rec.propose("24 15")
+    assert proposal is not None
+    assert proposal.refusal == "one card an entry: `24 15` is 2 cards (enter them one by one, or a line `N. ...`)"
+
+
+def test_a_rule_broken_at_the_table_is_no_refusal() -> None:
+    tags, entries = _entries(RULEBOOK.read_text())
+    rec = _record(tags, entries[: entries.index("24")])
+    proposal = rec.propose("25")
+    assert proposal is not None and proposal.refusal is None and [f.code for f in proposal.findings] == ["not-held"]
+
+
+def test_botifarra_asks_for_the_trump_line_before_trick_1() -> None:
+    rec = Recorder.from_text(new_record("botifarra", "Ana Bernat Carles Dolors"))
+    rec.enter("hand 1 dealer Dolors")
+    assert rec.status().prompt() == "hand 1, trump by Dolors: "
+    for card in ("5o", "1. 5o"):
+        proposal = rec.propose(card)
+        assert proposal is not None
+        assert proposal.refusal == "hand 1 has no trump yet: its `trump Dolors ...` line comes before trick 1"
+    rec.enter("delegate")  # a bare word at that prompt is the dealer's trump line
+    assert rec.lines[-1] == "trump Dolors delegate"
+    assert rec.status().prompt() == "hand 1, trump: "
+    assert rec.propose("5o").refusal is not None  # type: ignore[union-attr]
+    proposal = rec.propose("trump Bernat copes")
+    assert proposal is not None and proposal.findings == () and proposal.refusal is None
+    rec.accept(proposal)
+    assert rec.status().prompt() == "trick 1, Ana: "
+    assert rec.propose("5o").refusal is None  # type: ignore[union-attr]
+
+
+def test_ninety_nine_asks_for_each_bid_before_trick_1() -> None:
+    rec = Recorder.from_text(new_record("ninety-nine", "Al Bo Cy"))
+    rec.enter("hand 1 dealer Cy")
+    rec.enter("turnup 5C")
+    prompts = []
+    for bid in ("kd 9s 7h", "3", "?"):
+        prompts.append(rec.status().prompt())
+        proposal = rec.enter(bid)
+        assert proposal is not None and proposal.refusal is None
+    assert prompts == ["hand 1, bid Al: ", "hand 1, bid Bo: ", "hand 1, bid Cy: "]
+    assert rec.lines[-3:] == ["bid Al KD 9S 7H", "bid Bo 3", "bid Cy ? ? ?"]
+    assert rec.status().prompt() == "trick 1, Al: "
+    assert ("bids", "Al 3, Bo 3, Cy ?") in rec.status().detail
+    rec.enter("turnup 6C")  # a second turn-up is a mistake of its own: it does not hold the hand up
+    assert rec.status().prompt() == "trick 1, Al: "
+
+
+def test_what_each_game_asks_first_is_learnt_from_its_simulator() -> None:
+    from imptools.recorder import _asked_first
+
+    def asked(game: str, players: str, variant: str | None = None) -> list[tuple[str, int, bool]]:
+        rec = Recorder.from_text(new_record(game, players, variant))
+        assert rec.game is not None
+        return [(f.kind, f.offset, f.each) for f in _asked_first(rec.game)]
+
+    assert asked("bottle-imp", "Adam Betty Christian Doris") == []
+    assert ("trump", 0, False) in asked("botifarra", "Ana Bernat Carles Dolors")  # the dealer names trump
+    assert asked("botifarra", "Ana Bernat", "rector-vicar")[0] == ("trump", 0, False)
+    assert ("bid", 1, True) in asked("ninety-nine", "Al Bo Cy")  # everyone bids, from the player after the dealer
+
+
+def test_a_recorded_file_is_canonical_as_imp_fmt_writes_it(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from imptools.cli.app import app
+    from imptools.writer import format_games
+
+    text = CLEAN["ninety-nine"].read_text()
+    _tags, entries = _entries(text)
+    path = tmp_path / "r.imp"
+    rec = Recorder.open(str(path), "ninety-nine", "Al Bo Cy", tags=[("Event", "the Red Lion")])
+    for e in entries:  # typed carelessly: lower-case cards, doubled spaces, an annotation on its own
+        typed = "  ".join(t.lower() if t.isupper() else t for t in e.split())
+        proposal = rec.propose(typed)
+        assert proposal is not None and proposal.refusal is None, (typed, proposal)
+        rec.accept(proposal)
+        if e == entries[10]:
+            rec.enter("{a fine hand}")
+    on_disk = path.read_text()
+    assert "{a fine hand}" in on_disk and " QH" in on_disk and " qh" not in on_disk
+    assert on_disk == format_games(read_games(on_disk))
+    assert CliRunner().invoke(app, ["fmt", "--check", str(path)]).exit_code == 0
+    assert _tricks(_game(on_disk)) == _tricks(_game(text))
+
+
+def test_the_samples_are_canonical() -> None:
+    """Every sample `imp fmt` can format is as it writes it (`with-mistakes.imp` keeps a line that does not read)."""
+    from imptools.writer import format_games
+
+    for sample in SAMPLES:
+        text = sample.read_text(encoding="utf-8")
+        games = list(read_games(text))
+        if any(f.code == "syntax" for g in games for f in g.findings):
+            continue
+        assert format_games(games) == text, sample.name
+
+
+def test_an_annotation_after_a_line_goes_on_its_line_and_comes_back_alone() -> None:
+    tags, entries = _entries(RULEBOOK.read_text())
+    rec = _record(tags, entries[:3])
+    last = rec.lines[-1]
+    rec.enter("{dealt in a hurry}")
+    assert rec.lines[-1] == f"{last} {{dealt in a hurry}}"
+    assert rec.undo() == "{dealt in a hurry}"
+    assert rec.lines[-1] == last
+
+
+def test_the_next_hand_asks_first_for_its_trump_line_too() -> None:
+    text = CLEAN["botifarra"].read_text()
+    tags, entries = _entries(text)
+    second = next(i for i, e in enumerate(entries) if e.startswith("hand 2"))
+    rec = _record(tags, [e for e in entries[:second] if not e.startswith(("score", "total"))])
+    assert rec.status().complete
+    proposal = rec.propose("5o")  # a card typed for hand 2 before its trump line
+    assert proposal is not None and proposal.refusal is not None and "hand 2 has no trump yet" in proposal.refusal
+    proposal = rec.propose("oros")  # the dealer by rotation names it
+    assert proposal is not None and proposal.refusal is None
+    rec.accept(proposal)
+    assert rec.lines[-3:] == ["", "hand 2", "trump Ana oros"]
+    assert rec.status().prompt() == "trick 1, Bernat: "
+
+
+def test_an_annotation_after_a_hand_line_goes_on_it_and_undo_leaves_the_file_canonical() -> None:
+    from imptools.writer import format_games
+
+    rec = Recorder.from_text(new_record("bottle-imp", "Adam Betty Christian Doris"))
+    rec.enter("hand 1 dealer Doris")
+    rec.enter("{a late start}")
+    assert rec.lines[-1] == "hand 1 dealer Doris {a late start}"
+    assert format_games(read_games(rec.text)) == rec.text
+    assert rec.undo() == "{a late start}"
+    assert rec.undo() == "hand 1 dealer Doris"
+    assert rec.text == new_record("bottle-imp", "Adam Betty Christian Doris")  # no blank line left behind
+    assert format_games(read_games(rec.text)) == rec.text
+
+
+@pytest.mark.parametrize("entry", ["orso", "trump Dolors orso"])
+def test_a_misspelt_trump_word_is_refused_with_the_suit_meant(entry: str) -> None:
+    rec = Recorder.from_text(new_record("botifarra", "Ana Bernat Carles Dolors"))
+    rec.enter("hand 1 dealer Dolors")
+    before = list(rec.lines)
+    proposal = rec.propose(entry)
+    assert proposal is not None and proposal.refusal is not None and "read as `oros`" in proposal.refusal
+    assert rec.lines == before
+    rec.enter("oros")
+    assert rec.lines[-1] == "trump Dolors oros"

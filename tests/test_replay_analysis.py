@@ -6,19 +6,17 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from typer.testing import CliRunner
 
 from imptools.analyse import analyse_hand
 from imptools.check import judge_game
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.present.replay_page import page_data
 from imptools.reader import read_games
 from imptools.replay import replay_game, with_analyses
 
 ROOT = Path(__file__).resolve().parents[1]
-RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
-pytestmark = pytest.mark.skipif(not RULEBOOK.exists(), reason="conformance cases not beside the project")
+RULEBOOK = ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp"
 
 
 def rulebook_analysis(from_trick: int) -> tuple[object, object]:

@@ -283,9 +283,7 @@ def test_the_analysis_layer_shows_each_plays_cost(browser: Browser, tmp_path: Pa
     from imptools.analyse import analyse_hand
     from imptools.replay import with_analyses
 
-    rulebook = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
-    if not rulebook.exists():
-        pytest.skip("conformance cases not beside the project")
+    rulebook = ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp"
     (game,) = read_games(rulebook)
     analysis = analyse_hand(game, 1, 7)
     page = tmp_path / "analysed.html"

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 import imptools.check
 from imptools.check import judge_game
-from imptools.cli import app
+from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
 from imptools.rules import GameResult, Ruleset, get_ruleset

@@ -146,3 +146,40 @@ def test_each_hand_depends_on_the_seed_and_its_number_only() -> None:
     three = record("classic", "Ana Bo Cy Di", 5, hands=3)
     five = record("classic", "Ana Bo Cy Di", 5, hands=5)
     assert five.startswith(three)
+
+
+@pytest.mark.parametrize(
+    ("players", "said"),
+    [
+        ("A A B C", "`A` is named twice"),
+        ("Ana Bo Cy Ana", "`Ana` is named twice"),
+        ("1a Bo Cy", "`1a` is not a player name"),
+        ("Ana B:o Cy", "`B:o` is not a player name"),
+        ("", "no players"),
+        ("0", "no players"),
+    ],
+)
+def test_names_a_record_cannot_hold_are_refused_before_anything_is_written(players: str, said: str) -> None:
+    cmd = [sys.executable, "-m", "imptools", "simulate", "-g", "bottle-imp", "-p", players, "-n", "2"]
+    done = subprocess.run(cmd, capture_output=True, text=True)
+    assert done.returncode == 2, done.stderr
+    assert said in done.stderr and "internal error" not in done.stderr
+    assert done.stdout == ""  # not even the header
+
+
+def test_names_with_letters_of_any_alphabet_digits_and_marks_are_simulated_and_validate() -> None:
+    text = "".join(simulate(Options("bottle-imp", ("Núria", "Loïc", "O'Hara", "Bo_2"), hands=2, seed=3)))
+    (game,) = read_games(text)
+    assert game.players == ("Núria", "Loïc", "O'Hara", "Bo_2")
+    assert judge_game(game).all_findings() == []
+
+
+def test_a_place_that_cannot_be_written_is_a_clear_error(tmp_path: object) -> None:
+    from pathlib import Path
+
+    cmd = [sys.executable, "-m", "imptools", "simulate", "-g", "bottle-imp", "-p", "4"]
+    for target in (Path(str(tmp_path)) / "no" / "such" / "x.imp", Path(str(tmp_path))):
+        done = subprocess.run([*cmd, "-o", str(target)], capture_output=True, text=True)
+        assert done.returncode == 2, done.stderr
+        assert f"cannot write {target}:" in done.stderr and "internal error" not in done.stderr
+    assert list(Path(str(tmp_path)).iterdir()) == []  # no temporary file left behind

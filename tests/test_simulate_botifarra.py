@@ -12,14 +12,10 @@ import pytest
 from imptools.check import judge_game
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
-from imptools.rules.botifarra import (
-    BotifarraPosition,
-    BotifarraSimulator,
-    card_number,
-    check_play,
-    setup_of,
-    spell,
-)
+from imptools.rules.botifarra.cards import card_number, spell
+from imptools.rules.botifarra.obligations import check_play
+from imptools.rules.botifarra.setup import setup_of
+from imptools.rules.botifarra.simulate import BotifarraPosition, BotifarraSimulator
 from imptools.simulate import Options, SimulationError, simulate
 
 TABLES = [

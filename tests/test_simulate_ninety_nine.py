@@ -11,14 +11,8 @@ import pytest
 from imptools.check import judge_game
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
-from imptools.rules.ninety_nine import (
-    JOKER,
-    NinetyNinePosition,
-    NinetyNineSimulator,
-    legal_cards,
-    make,
-    suit_in_play,
-)
+from imptools.rules.ninety_nine.cards import JOKER, legal_cards, make, suit_in_play
+from imptools.rules.ninety_nine.simulate import NinetyNinePosition, NinetyNineSimulator
 from imptools.simulate import Options, simulate
 
 PLAYERS = ("Ana", "Bo", "Cy")

@@ -118,7 +118,7 @@ def test_a_trump_word_one_keystroke_away_is_read_as_that_suit() -> None:
     clean = sample("botifarra-festa-major.imp")
     result = judged(slipped(clean, "trump Dolors botifarra", "trump Dolors botifara"))
     (finding,) = result.all_findings()
-    assert finding.code == "bad-call" and "`botifarra`" in finding.message
+    assert finding.code == "syntax" and "read as `botifarra`" in finding.message
     assert scores(result) == scores(judged(clean))
 
 
@@ -397,3 +397,53 @@ def test_the_misspelt_dealers_hand_is_replayed_with_the_finding_at_its_place() -
     assert run.returncode == 0, run.stderr
     assert "Hand 1 · dealer Doris" in run.stdout and "read as `Doris`" in run.stdout
     assert "cannot be replayed" not in run.stdout and "17 takes the bottle" in run.stdout
+
+
+@pytest.mark.parametrize("token", ["?", "62"])
+def test_a_deal_with_a_card_not_known_proves_no_discard_was_not_dealt(token: str) -> None:
+    record = slipped(
+        sample("thursday-club.imp"), "deal Adam 2 4 6 7 13 14 20 24 26", f"deal Adam 2 4 6 7 13 14 20 24 {token}"
+    )
+    result = judged(record)
+    assert "not-held" not in codes(result)
+    assert codes(result) == ([] if token == "?" else ["not-scored", "unknown-card"])
+
+
+@pytest.mark.parametrize("hand", [1, 2])
+def test_lopaka_named_as_dealer_is_one_finding_and_the_hand_is_judged_and_scored(hand: int) -> None:
+    clean = sample("lopaka.imp")
+    dealer = re.search(rf"^hand {hand} dealer (\w+)$", clean, re.M)
+    assert dealer is not None
+    result = judged(clean.replace(dealer.group(0), f"hand {hand} dealer Lopaka"))
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.hand, finding.player) == ("out-of-turn", hand, "Lopaka")
+    assert f"{dealer.group(1)} deals hand {hand}" in finding.message
+    assert scores(result) == scores(judged(clean))
+
+
+@pytest.mark.parametrize("trick", ["3. 37 33 14 23", "8. Christian:10 25! 27 21"])
+def test_a_trick_line_that_does_not_read_is_one_syntax_finding_and_says_why_the_hand_is_not_scored(trick: str) -> None:
+    number = trick.split(".")[0]
+    result = judged(slipped(sample("thursday-club.imp"), trick, trick.replace(" ", ' "', 1)))
+    assert sorted(codes(result)) == ["not-scored", "syntax"]
+    (why,) = [f for f in result.all_findings() if f.code == "not-scored"]
+    assert f"trick {number} could not be read" in why.message
+    assert (
+        result.hands[0].scores is None and result.hands[1].scores == judged(sample("thursday-club.imp")).hands[1].scores
+    )
+
+
+@settings(max_examples=40, deadline=None)
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_a_trick_line_that_does_not_read_costs_its_finding_and_the_hands_score_on_any_table(
+    table: int, seed: int, pick: int
+) -> None:
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    tricks = [i for i in range(start, end) if re.match(r"[0-9]+\. ", lines[i])]
+    i = tricks[pick % len(tricks)]
+    lines[i] = lines[i] + ' "'  # a stray quote: the line does not read
+    result = judged("\n".join(lines))
+    assert sorted((f.code, f.hand) for f in result.all_findings()) == [("not-scored", 2), ("syntax", 2)]
+    assert [scores(result)[0], scores(result)[2]] == [scores(clean)[0], scores(clean)[2]]
+    assert result.hands[1].scores is None

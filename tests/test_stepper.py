@@ -26,8 +26,7 @@ from imptools.replay import GameReplay, replay_game
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-RULEBOOK = ROOT.parent / "shared" / "conformance" / "bottle-imp" / "rulebook-example.imp"
-needs_rulebook = pytest.mark.skipif(not RULEBOOK.exists(), reason="conformance cases not beside the project")
+RULEBOOK = ROOT / "tests" / "conformance" / "bottle-imp" / "rulebook-example.imp"
 
 
 def replayed(path: Path) -> list[GameReplay]:
@@ -50,7 +49,6 @@ def drive(games: list[GameReplay], script: Callable[[Stepper, Pilot[None]], Awai
     asyncio.run(main())
 
 
-@needs_rulebook
 def test_after_trick_1_the_bottle_is_at_17_held_by_christian() -> None:
     async def script(app: Stepper, pilot: Pilot[None]) -> None:
         assert panel(app, "notes").startswith("Adam is dealt 2y 4b 6b")
@@ -114,6 +112,23 @@ def test_navigation_by_play_trick_and_hand() -> None:
     drive(games, script)
 
 
+@pytest.mark.parametrize("key", ["escape", "q", "x"])
+def test_a_key_that_closes_the_keys_closes_only_them(key: str) -> None:
+    games = replayed(SAMPLES / "thursday-club.imp")
+
+    async def script(app: Stepper, pilot: Pilot[None]) -> None:
+        await pilot.press("right", "right")
+        await pilot.press("question_mark")
+        assert app.screen is not app.screen_stack[0]
+        await pilot.press(key)
+        assert app.is_running and app.screen is app.screen_stack[0]
+        assert app.position.step == 2  # and the key did nothing else
+        await pilot.press("escape")  # Esc on the stepper itself quits
+        assert not app.is_running
+
+    drive(games, script)
+
+
 def test_jump_to_the_findings() -> None:
     games = replayed(SAMPLES / "with-mistakes.imp")
 
@@ -146,7 +161,6 @@ def test_start_at_a_hand_and_trick() -> None:
 
 
 @pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
-@needs_rulebook
 def test_the_stepper_in_a_real_terminal(tmp_path: Path) -> None:
     session = f"imp-test-{os.getpid()}"
     tmux = ["tmux", "-L", session]
@@ -237,7 +251,6 @@ def test_piles_show_their_top_card_and_size() -> None:
     drive(replayed(SAMPLES / "botifarra-rector-vicar.imp"), script, start=16)
 
 
-@needs_rulebook
 def test_the_analysis_layer_shows_each_plays_cost() -> None:
     from imptools.analyse import analyse_hand
 
@@ -266,7 +279,6 @@ def test_the_analysis_layer_shows_each_plays_cost() -> None:
     asyncio.run(main())
 
 
-@needs_rulebook
 def test_quitting_does_not_wait_for_a_long_analysis() -> None:
     """`q` during a whole hand's analysis stops its worker process: the analysis is dropped, not waited for."""
     import multiprocessing

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 from imptools.reader import read_games
 from imptools.writer import RecordJSONError, format_games, games_from_json, games_to_json
 
-CONFORMANCE = Path(__file__).resolve().parents[2] / "shared" / "conformance"
+CONFORMANCE = Path(__file__).resolve().parent / "conformance"
 SAMPLES = Path(__file__).resolve().parents[1] / "samples"
 
 MESSY = """; club night
@@ -31,8 +32,7 @@ score Adam 15 Betty -10
 
 def records() -> list[Path]:
     found = sorted(SAMPLES.glob("*.imp"))
-    if CONFORMANCE.is_dir():
-        found += sorted(CONFORMANCE.rglob("*.imp"))
+    found += sorted(CONFORMANCE.rglob("*.imp"))
     return found
 
 
@@ -71,7 +71,11 @@ def test_fmt_is_a_fixed_point_and_json_round_trip_is_exact(path: Path) -> None:
     ("doc", "where"),
     [
         (b"not json", "not JSON"),
-        (b'{"games": []}', "imp-record"),
+        (b"[]", '"format": "imp-export"'),
+        (b'{"format": "imp-validate", "version": 1, "findings": []}', '"format": "imp-export"'),
+        (b'{"format": "imp-validate", "version": 1, "games": []}', "'imp-validate', expected \"imp-export\""),
+        (b'{"format": "imp-export", "version": 2, "games": []}', "version 2 of the export format is newer"),
+        (b'{"format": "imp-export", "version": "1", "games": []}', "\"version\" is '1'"),
         (b'{"format": "imp-record", "games": [{"type": "Hand"}]}', "games[0]"),
         (b'{"format": "imp-record", "games": [{"type": "Game", "index": 1, "line": 1}]}', "games[0]: `column`"),
         (
@@ -127,3 +131,22 @@ def test_export_import_commands(tmp_path: Path) -> None:
     j.write_text("{}")
     bad = imp("import", str(j))
     assert bad.returncode == 1 and "not an imp export" in bad.stderr
+
+
+def test_import_reads_exports_with_and_without_their_format_keys(tmp_path: Path) -> None:
+    """An export names its format and version; one made before they were written (or under the earlier name
+    `imp-record`) imports the same."""
+    doc = json.loads(games_to_json(read_games(MESSY)))
+    assert (doc["format"], doc["version"]) == ("imp-export", 1)
+    canonical = format_games(read_games(MESSY))
+    bare = {k: v for k, v in doc.items() if k not in ("format", "version")}
+    earlier = {**doc, "format": "imp-record"}
+    for variant in (doc, bare, earlier):
+        j = tmp_path / "old.json"
+        j.write_text(json.dumps(variant), encoding="utf-8")
+        back = imp("import", str(j))
+        assert back.returncode == 0, back.stderr
+        assert back.stdout == canonical
+    j.write_text(json.dumps({**doc, "format": "imp-score"}), encoding="utf-8")
+    wrong = imp("import", str(j))
+    assert wrong.returncode == 1 and "imp-score" in wrong.stderr and "imp export" in wrong.stderr

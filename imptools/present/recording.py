@@ -16,9 +16,9 @@ from rich.console import Console, Group, RenderableType
 from rich.text import Text
 
 from imptools.present.score_sheet import score_sheet
-from imptools.recorder import LINE_KEYWORDS, Recorder, Status, format_finding
+from imptools.recorder import LINE_KEYWORDS, REFUSED, Recorder, Status, format_finding
 
-COMMANDS = ("undo", "quit", "help")
+COMMANDS = ("undo", "save", "quit", "help")
 """Words the prompt takes that are not entries of the record."""
 
 _NAMED = frozenset({"deal", "discard", "pass", "open", "trump", "contro", "recontro", "sant-vicenc", "bid"})
@@ -28,7 +28,8 @@ HELP = (
     "Type a card for the player named in the prompt (Tab offers the cards he may hold), "
     "or any line of the notation as written: hand 2 dealer Adam, deal Adam 2 4 6 ..., "
     "discard, pass A > B 7, trump, contro, bid, declare, score, {a comment}, ; a remark.\n"
-    "undo takes the last entry back; quit or Ctrl-D stops (the file is always saved)."
+    "undo takes the last entry back; save writes the record again after the disk refused it; "
+    "quit or Ctrl-D stops (every entry is saved as it is accepted)."
 )
 
 
@@ -139,18 +140,42 @@ def _yes(session: PromptSession[str], question: str, default: bool) -> bool:
     return default if not answer else answer.startswith("y")
 
 
-def run_recording(rec: Recorder, console: Console | None = None) -> None:
-    """Ask for entries until quit or end of input; every accepted entry is on disk before the next prompt."""
+def _news(rec: Recorder, console: Console) -> None:
+    """What happened to the file (a fault of the disk, a change by another program), in yellow."""
+    for said in rec.news():
+        console.print(Text(f"  {said}", style="yellow"))
+
+
+def run_recording(rec: Recorder, console: Console | None = None) -> bool:
+    """Ask for entries until quit or end of input; True when every accepted entry is in the file at the end.
+
+    Every accepted entry is on disk before the next prompt when the disk allows; when it
+    does not, the entries are kept (and copied to a side file) and written with the next
+    entry or `save`; at the end, a record that could be written nowhere is printed.
+    """
     console = console or Console(highlight=False)
     session: PromptSession[str] = PromptSession(
         completer=RecordCompleter(rec), bottom_toolbar=toolbar(rec), complete_while_typing=False
     )
     _, whole = rec.whole()
-    old = [f for f in whole.all_findings() if f.code != "incomplete"] if whole is not None else []
+    old = [f for f in whole.all_findings() if f.code not in ("incomplete", "not-scored")] if whole is not None else []
     if old:
         console.print(f"[yellow]{len(old)} finding(s) in the record so far (imp validate shows them)[/]")
     console.print(status_view(rec, sheet=True))
+    try:
+        _loop(rec, session, console)
+    except Exception:  # a fault of imptools itself: the record still goes somewhere before the error is told
+        _finish(rec, console)
+        raise
+    return _finish(rec, console)
+
+
+def _loop(rec: Recorder, session: PromptSession[str], console: Console) -> None:
     while True:
+        if rec.refresh():
+            _news(rec, console)
+            console.print(status_view(rec))
+        _news(rec, console)
         try:
             entry = session.prompt(rec.status().prompt()).strip()
         except EOFError:
@@ -162,13 +187,29 @@ def run_recording(rec: Recorder, console: Console | None = None) -> None:
         if entry == "help":
             console.print(HELP)
             continue
+        if entry == "save":
+            saved = rec.save()
+            _news(rec, console)
+            console.print(f"saved {rec.path}" if saved else "not written yet: the entries are kept")
+            continue
         if entry == "undo":
             taken = rec.undo()
-            console.print(f"taken back: {taken}" if taken else "nothing to take back")
+            _news(rec, console)
+            console.print(f"taken back: {taken}" if taken else "nothing taken back")
             console.print(status_view(rec))
             continue
         proposal = rec.propose(entry)
         if proposal is None:
+            continue
+        if proposal.refusal is not None:
+            unread = [format_finding(f) for f in proposal.findings if f.code in REFUSED]
+            for words in unread or [proposal.refusal]:
+                console.print(Text(f"  {words}", style="red"))
+            players = " ".join(rec.status().players)
+            if any(f.code == "unknown-player" for f in proposal.findings) and players:
+                console.print(f"not recorded: enter it again (the players are {players})")
+            else:
+                console.print("not recorded: enter it again")
             continue
         if proposal.findings:
             for f in proposal.findings:
@@ -177,13 +218,32 @@ def run_recording(rec: Recorder, console: Console | None = None) -> None:
                 console.print("not recorded: enter it again")
                 continue
         rec.accept(proposal)
+        _news(rec, console)
         st = rec.status()
         if st.complete and proposal.kind == "play":
             console.print(status_view(rec, sheet=True))
             line = rec.score_line()
             if line is not None and _yes(session, f"write `{line}`? [Y/n] ", True):
                 rec.enter(line)
+                _news(rec, console)
                 console.print(f"written: {line}")
             continue
         console.print(status_view(rec))
-    console.print(f"saved {rec.path}")
+
+
+def _finish(rec: Recorder, console: Console) -> bool:
+    """The last word: saved, or where the entries the file could not take are (printed when nowhere)."""
+    if rec.unwritten:
+        rec.save()
+        _news(rec, console)
+    if not rec.unwritten:
+        console.print(f"saved {rec.path}")
+        return True
+    n = len(rec.unwritten)
+    lacks = f"{rec.path} lacks the last {'entry' if n == 1 else f'{n} entries'}"
+    if rec.side is not None:
+        console.print(Text(f"{lacks}: the whole record is in {rec.side}", style="red"))
+    else:
+        console.print(Text(f"{lacks}, and no copy could be written: here is the whole record", style="red"))
+        console.print(Text(rec.text), soft_wrap=True)
+    return False

@@ -39,7 +39,12 @@ def _plural(n: int, word: str) -> str:
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def print_findings(console: Console, findings: Sequence[Finding], files: int, games: int) -> None:
+def _not_read(unreadable: int) -> str:
+    """The summary's tail for the inputs that could not be read (each reported on stderr)."""
+    return f"; {_plural(unreadable, 'file')} could not be read" if unreadable else ""
+
+
+def print_findings(console: Console, findings: Sequence[Finding], files: int, games: int, unreadable: int = 0) -> None:
     """Print every finding, a dim heading per game and hand on a terminal, then a summary."""
     from rich.text import Text
 
@@ -56,18 +61,18 @@ def print_findings(console: Console, findings: Sequence[Finding], files: int, ga
         (_plural(errors, "error"), "bold red" if errors else "bold green"),
         ", ",
         (_plural(warnings, "warning"), "bold yellow" if warnings else ""),
-        f" in {_plural(files, 'file')} ({_plural(games, 'game')})",
+        f" in {_plural(files, 'file')} ({_plural(games, 'game')}){_not_read(unreadable)}",
     )
     console.print(summary)
 
 
-def write_findings(out: IO[str], findings: Sequence[Finding], files: int, games: int) -> None:
+def write_findings(out: IO[str], findings: Sequence[Finding], files: int, games: int, unreadable: int = 0) -> None:
     """The report as plain text, as `print_findings` prints it when its console is not a terminal."""
     lines = [f"{_where(f)} {f.code} {f.message}" for f in findings]
     errors, warnings = _counts(findings)
     lines.append(
         f"{_plural(errors, 'error')}, {_plural(warnings, 'warning')} in {_plural(files, 'file')} "
-        f"({_plural(games, 'game')})"
+        f"({_plural(games, 'game')}){_not_read(unreadable)}"
     )
     out.write("\n".join(lines) + "\n")
     out.flush()

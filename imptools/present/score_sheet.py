@@ -37,6 +37,10 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
         title += f" ({game.tag('Variant')})"
     if title_bits:
         title += " · " + ", ".join(title_bits)
+    if not game.tags and not game.hands:
+        # an empty file, or text with no notation in it: the reader's one finding says which
+        why = f" ({game.findings[0].message})" if game.findings else ""
+        return Text(f"{game.path or '<text>'}: the file holds no game{why}", style="yellow")
     if not result.rules_checked:
         table_problem = next((f.message for f in result.findings if f.code == "bad-players"), None)
         if table_problem is not None:
@@ -88,10 +92,24 @@ def score_sheet(game: Game, result: GameResult) -> RenderableType:
     if result.over and result.winners:
         parts.append(Text(f"Winner: {' and '.join(result.winners)}", style="bold green"))
     elif result.totals:
-        best = max(result.totals.values())
-        leaders = [n for n in players if result.totals.get(n) == best]
-        parts.append(Text(f"Leading after {len(result.hands)} hands: {' and '.join(leaders)} ({best})"))
+        parts.append(Text(_leading(result)))
     return Group(*parts)
+
+
+def _hands(n: int, what: str = "hand") -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _leading(result: GameResult) -> str:
+    """Who leads, after the hands that count: the totals are the sum of the scored hands only."""
+    scored = sum(1 for hand in result.hands if hand.scores is not None)
+    if not scored:
+        return f"No hand scored yet (of {len(result.hands)})"
+    best = max(result.totals.values())
+    leaders = " and ".join(n for n in result.players if result.totals.get(n) == best)
+    if scored == len(result.hands):
+        return f"Leading after {_hands(scored)}: {leaders} ({best})"
+    return f"Leading after {_hands(scored, 'scored hand')} (of {len(result.hands)}): {leaders} ({best})"
 
 
 def _columns(result: GameResult) -> list[tuple[str, str]]:

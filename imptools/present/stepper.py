@@ -33,6 +33,7 @@ from rich.console import Group, RenderableType
 from rich.padding import Padding
 from rich.table import Table
 from rich.text import Text
+from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -80,7 +81,7 @@ def positions(games: Sequence[GameReplay]) -> list[Position]:
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys, over the stepper; any key goes back."""
+    """The keys, over the stepper; any key goes back to the stepper (and only that: Esc or q does not quit)."""
 
     DEFAULT_CSS = """
     HelpScreen { align: center middle; }
@@ -90,7 +91,10 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         yield Static(KEYS, id="keys")
 
-    def on_key(self) -> None:
+    def on_key(self, event: events.Key) -> None:
+        # The key closes the keys and does nothing else: Esc and q here must not reach the stepper's quit.
+        event.stop()
+        event.prevent_default()
         self.dismiss()
 
 

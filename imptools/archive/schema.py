@@ -1,0 +1,181 @@
+"""The archive's tables, versioned: each change of the schema is one more migration, applied in order.
+
+The database records which migrations it holds (table `migrations`); opening an
+archive applies the missing ones in one transaction each, and refuses an archive
+made by a newer imptools (its tables would be misread). docs/archive.md
+describes every table and column.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from datetime import UTC, datetime
+from pathlib import Path
+
+SCHEMA_VERSION = 1
+"""The version of the schema this imptools writes and reads (the highest migration)."""
+
+MIGRATIONS: tuple[tuple[int, str, str], ...] = (
+    (
+        1,
+        "files, games, tags, players, hands, scores, notes, findings",
+        """
+        CREATE TABLE files (
+            id INTEGER PRIMARY KEY,
+            path TEXT NOT NULL UNIQUE,
+            sha256 TEXT NOT NULL,
+            size INTEGER NOT NULL,
+            games INTEGER NOT NULL,
+            added_at TEXT NOT NULL
+        );
+        CREATE TABLE games (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+            game_index INTEGER NOT NULL,
+            line INTEGER NOT NULL,
+            text TEXT NOT NULL,
+            text_sha256 TEXT NOT NULL,
+            canonical_sha256 TEXT NOT NULL,
+            game TEXT,
+            variant TEXT,
+            date TEXT,
+            event TEXT,
+            rules_checked INTEGER NOT NULL,
+            over INTEGER NOT NULL,
+            errors INTEGER NOT NULL,
+            warnings INTEGER NOT NULL,
+            UNIQUE (file_id, game_index)
+        );
+        CREATE INDEX games_canonical ON games(canonical_sha256);
+        CREATE INDEX games_game_date ON games(game, date);
+        CREATE TABLE tags (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            position INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            value TEXT NOT NULL,
+            PRIMARY KEY (game_id, position)
+        );
+        CREATE TABLE players (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            side INTEGER,
+            total INTEGER,
+            winner INTEGER NOT NULL,
+            PRIMARY KEY (game_id, seat)
+        );
+        CREATE INDEX players_name ON players(name);
+        CREATE TABLE hands (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            number INTEGER NOT NULL,
+            dealer TEXT,
+            complete INTEGER NOT NULL,
+            scored INTEGER NOT NULL,
+            PRIMARY KEY (game_id, number)
+        );
+        CREATE TABLE scores (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            hand INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            points INTEGER NOT NULL,
+            PRIMARY KEY (game_id, hand, player)
+        );
+        CREATE TABLE notes (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            hand INTEGER NOT NULL,
+            position INTEGER NOT NULL,
+            player TEXT,
+            label TEXT,
+            text TEXT NOT NULL,
+            PRIMARY KEY (game_id, hand, position)
+        );
+        CREATE TABLE findings (
+            id INTEGER PRIMARY KEY,
+            file_id INTEGER NOT NULL REFERENCES files(id) ON DELETE CASCADE,
+            game_id INTEGER REFERENCES games(id) ON DELETE CASCADE,
+            code TEXT NOT NULL,
+            severity TEXT NOT NULL,
+            line INTEGER,
+            col INTEGER,
+            hand INTEGER,
+            trick INTEGER,
+            player TEXT,
+            message TEXT NOT NULL
+        );
+        CREATE INDEX findings_game ON findings(game_id);
+        CREATE INDEX findings_code ON findings(code);
+        """,
+    ),
+)
+
+
+class ArchiveError(Exception):
+    """The archive cannot be opened or used (not an archive, made by a newer imptools, unwritable)."""
+
+
+def _now() -> str:
+    return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def version(conn: sqlite3.Connection) -> int:
+    """The schema version of an open database: 0 for one that holds no archive yet."""
+    has = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").fetchone()
+    if not has:
+        return 0
+    row = conn.execute("SELECT max(version) FROM migrations").fetchone()
+    return int(row[0] or 0)
+
+
+def connect(path: str | Path, create: bool = True) -> sqlite3.Connection:
+    """Open the archive at `path`, bringing its schema up to `SCHEMA_VERSION` (creating it if `create`).
+
+    The connection is in autocommit mode: callers open their transactions with
+    `BEGIN IMMEDIATE` (see `imptools.archive.store`).
+    """
+    if not create and not Path(path).exists():
+        raise ArchiveError(f"{path}: no archive there (make one with imp archive add)")
+    try:
+        conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+    except sqlite3.Error as exc:
+        raise ArchiveError(f"{path}: cannot open the archive ({exc})") from None
+    try:
+        conn.execute("PRAGMA foreign_keys = ON")
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "migrations" not in tables:
+            raise ArchiveError(f"{path}: an SQLite database that is not an imp archive; not touched")
+        conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = NORMAL")
+        _migrate(conn, str(path))
+    except sqlite3.DatabaseError as exc:
+        conn.close()
+        raise ArchiveError(f"{path}: not an imp archive ({exc})") from None
+    except ArchiveError:
+        conn.close()
+        raise
+    return conn
+
+
+def _migrate(conn: sqlite3.Connection, path: str) -> None:
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS migrations ("
+            "version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)"
+        )
+        have = version(conn)
+        if have > SCHEMA_VERSION:
+            raise ArchiveError(
+                f"{path}: archive schema version {have} is newer than this imptools reads ({SCHEMA_VERSION}); "
+                "upgrade imptools"
+            )
+        for number, description, script in MIGRATIONS:
+            if number <= have:
+                continue
+            for statement in script.split(";"):
+                if statement.strip():
+                    conn.execute(statement)
+            conn.execute("INSERT INTO migrations VALUES (?, ?, ?)", (number, description, _now()))
+        conn.execute("COMMIT")
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise

@@ -1,0 +1,267 @@
+"""Botifarra in play: a position to play from, and the simulator's deals, calls and bots."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Set
+from random import Random
+
+from imptools.rules.base import DealtHand, Position
+from imptools.rules.botifarra.calls import DELEGATE, INDIVIDUAL, PARTNERSHIP, CallLine, judge_calls
+from imptools.rules.botifarra.cards import (
+    BOTIFARRA,
+    SUIT_NAMES,
+    TRUMP_WORDS,
+    points,
+    rank_of,
+    spell,
+    strength,
+    suit_of,
+    trick_winner,
+)
+from imptools.rules.botifarra.obligations import legal_cards
+from imptools.rules.botifarra.scoring import card_points
+from imptools.rules.botifarra.setup import Setup
+from imptools.rules.botifarra.tally import Tally, hand_score
+from imptools.rules.tricks import turn_order
+
+
+class BotifarraPosition:
+    """A Botifarra hand being played, every card visible (see `imptools.rules.base.Position`).
+
+    Each player holds `hands` (the cards in hand) and, with two players,
+    `piles` (top card first; only a top card may be played). The legal cards
+    are the obligation table's own (`legal_cards`, `lliure` over the playable
+    cards with two players), the trick's winner `trick_winner`'s, and the
+    points the tally the checker keeps; `undo` pops a stack of plays.
+    """
+
+    def __init__(
+        self,
+        setup: Setup,
+        dealer: str,
+        trump: int | None,
+        hands: dict[str, set[int]],
+        piles: dict[str, list[list[int]]] | None = None,
+        multiplier: int = 1,
+    ) -> None:
+        self.setup = setup
+        self.trump = trump
+        self.multiplier = multiplier
+        self.order = turn_order(setup.players, dealer)
+        self.per_trick = len(self.order)
+        self.hands = hands
+        self.piles: dict[str, list[list[int]]] = piles if piles is not None else {p: [] for p in setup.players}
+        self.leader = 0
+        self.trick: list[int] = []
+        self.tally = Tally(
+            {p: [] for p in setup.players}, dict.fromkeys(setup.players, 0), dict.fromkeys(setup.players, 0)
+        )
+        self._undo: list[tuple[str, int, int, int, list[int], str | None]] = []
+
+    def to_move(self) -> str:
+        return self.order[(self.leader + len(self.trick)) % self.per_trick]
+
+    def player_of(self, index: int) -> str:
+        """Who played the trick's card at `index`."""
+        return self.order[(self.leader + index) % self.per_trick]
+
+    def playable(self, player: str) -> set[int]:
+        """The cards `player` could play, rules aside: the hand and the face-up top cards."""
+        return self.hands[player] | {pile[0] for pile in self.piles[player] if pile}
+
+    def master(self) -> str | None:
+        """The player whose card is winning the trick so far (None before the lead)."""
+        return self.player_of(trick_winner(self.trick, self.trump)) if self.trick else None
+
+    def legal(self) -> list[int]:
+        player = self.to_move()
+        partner_master = self.master() in self.setup.seating.partners(player)
+        allowed = legal_cards(self.setup.rules, self.trump, self.trick, partner_master, self.playable(player))
+        return sorted(allowed)
+
+    def forced(self) -> int | None:
+        return None
+
+    def play(self, card: int) -> None:
+        player = self.to_move()
+        k = next((k for k, pile in enumerate(self.piles[player]) if pile and pile[0] == card), -1)
+        if k >= 0:
+            self.piles[player][k].pop(0)
+        else:
+            self.hands[player].remove(card)
+        leader, before = self.leader, self.trick
+        self.trick = [*before, card]
+        winner: str | None = None
+        if len(self.trick) == self.per_trick:
+            win = trick_winner(self.trick, self.trump)
+            winner = self.player_of(win)
+            self.tally.take(winner, self.trick)
+            self.leader = (self.leader + win) % self.per_trick
+            self.trick = []
+        self._undo.append((player, card, k, leader, before, winner))
+
+    def undo(self) -> None:
+        player, card, k, self.leader, self.trick, winner = self._undo.pop()
+        if winner is not None:
+            self.tally.give_back(winner, self.per_trick)
+        if k >= 0:
+            self.piles[player][k].insert(0, card)
+        else:
+            self.hands[player].add(card)
+
+    def done(self) -> bool:
+        return not self.trick and not any(self.hands.values()) and not any(any(p) for p in self.piles.values())
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+    def points(self) -> dict[str, int]:
+        """Each side's points so far, by side name (`Ana+Carles`; a player alone is a side).
+
+        Card points and a point a trick (a point per two tricks with two players,
+        the odd pair's point to the poorer): the checker's own count, so at the
+        end of the hand they are the points the hand is scored on (72 in all).
+        """
+        return self.tally.points(self.setup)
+
+    def scores(self) -> dict[str, int]:
+        """Each player's score for the hand if it ended now with no play rule broken, by the ruleset's scoring."""
+        return hand_score(self.setup, self.tally, self.multiplier, ())
+
+
+_TRUMP_CHOICES = (*SUIT_NAMES, BOTIFARRA)
+_DELEGATE_BAR = 14
+"""The better bot's dealer passes the choice to the partner when no suit of his is worth this much."""
+_DOUBLE_BARS = {"contro": 40, "recontro": 44, "sant-vicenc": 48}
+"""How confident a player must be (`_confidence`) to make each doubling call."""
+_RANDOM_DOUBLE = 0.2
+"""How often the random bot makes the next doubling call it may."""
+
+
+def _suit_value(cards: Iterable[int], suit: int) -> int:
+    """How good `suit` looks as trump to a player holding `cards`: length counts most, then points."""
+    mine = [c for c in cards if suit_of(c) == suit]
+    return 3 * len(mine) + card_points(mine)
+
+
+def _suit_height(cards: Iterable[int], suit: int) -> int:
+    """How high a player's cards of `suit` rank, all together: between suits of equal value, the higher."""
+    return sum(strength(c) for c in cards if suit_of(c) == suit)
+
+
+def _wants_botifarra(cards: Iterable[int]) -> bool:
+    """Many high cards (three 9s, or five 9s and 1s): no trump."""
+    ranks = [rank_of(c) for c in cards]
+    return ranks.count(9) >= 3 or ranks.count(9) + ranks.count(1) >= 5
+
+
+def _best_trump(cards: Set[int]) -> str:
+    """The better bot's trump: botifarra with many high cards, else the longest, strongest suit."""
+    if _wants_botifarra(cards):
+        return BOTIFARRA
+    return SUIT_NAMES[max(range(4), key=lambda s: (_suit_value(cards, s), _suit_height(cards, s), -s))]
+
+
+def _confidence(cards: Set[int], trump: int | None) -> int:
+    """How sure a player is of his side's hand: card points, and 4 for each trump (each 9 on botifarra)."""
+    strong = [c for c in cards if suit_of(c) == trump] if trump is not None else [c for c in cards if rank_of(c) == 9]
+    return card_points(cards) + 4 * len(strong)
+
+
+class BotifarraSimulator:
+    """Deals random Botifarra hands: the deal in turn order, the trump call (or its delegation) and the doublings.
+
+    Every call is checked with `judge_calls` before it is written, so the
+    record never carries one the rules refuse.
+    """
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+
+    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+        """The deal, then trump and doublings: at random, or with `better` by the better bot, each player
+        judging from his own hand (and face-up piles)."""
+        setup = self.setup
+        cards = sorted(setup.cards)
+        rng.shuffle(cards)
+        hands: dict[str, set[int]] = {}
+        piles: dict[str, list[list[int]]] = {}
+        for p in turn_order(setup.players, dealer):
+            piles[p] = [cards[4 * k : 4 * k + 4] for k in range(setup.piles)]
+            cards = cards[4 * setup.piles :]
+            hands[p] = set(cards[: setup.in_hand])
+            cards = cards[setup.in_hand :]
+        lines: list[str] = []
+        for p in setup.players:
+            lines += [f"deal {p}.{k + 1} " + " ".join(spell(c) for c in pile) for k, pile in enumerate(piles[p])]
+            if setup.in_hand:
+                lines.append(f"deal {p} " + " ".join(spell(c) for c in sorted(hands[p], key=_in_suit_order)))
+
+        def seen(p: str) -> set[int]:
+            return hands[p] | {pile[0] for pile in piles[p] if pile}
+
+        calls = self._calls(dealer, seen, rng, better)
+        judged = judge_calls(calls, dealer, setup.seating)
+        assert judged.named and not judged.bad, judged.bad
+        written = [" ".join(x for x in (c.kind, c.player, c.word) if x) for c in calls]
+        position = BotifarraPosition(setup, dealer, judged.trump, hands, piles, judged.multiplier)
+        return DealtHand(lines + written, position, written)
+
+    def _calls(self, dealer: str, seen: Callable[[str], set[int]], rng: Random, better: bool) -> list[CallLine]:
+        """The trump call (after a delegation, perhaps) and the doublings, in the order they are made."""
+        seating = self.setup.seating
+        out: list[CallLine] = []
+        chooser = dealer
+        if seating.mode == PARTNERSHIP:
+            mine = seen(dealer)
+            weak = max(_suit_value(mine, s) for s in range(4)) < _DELEGATE_BAR and not _wants_botifarra(mine)
+            if weak if better else rng.random() < 0.25:
+                out.append(CallLine("trump", dealer, DELEGATE))
+                chooser = next(iter(seating.partners(dealer)))
+        word = _best_trump(seen(chooser)) if better else rng.choice(_TRUMP_CHOICES)
+        out.append(CallLine("trump", chooser, word))
+        trump = TRUMP_WORDS[word]
+        choosing = set(seating.side(dealer))
+        others = [p for p in seating.players if p not in choosing]
+        if seating.mode == INDIVIDUAL:
+            turns = [("contro", others)] if trump is not None else []
+        else:
+            turns = [("contro", others), ("recontro", sorted(choosing, key=seating.players.index))]
+            if trump is not None:
+                turns.append(("sant-vicenc", others))
+        for kind, who in turns:
+            if better:
+                caller = next((p for p in who if _confidence(seen(p), trump) >= _DOUBLE_BARS[kind]), None)
+            else:
+                caller = rng.choice(who) if rng.random() < _RANDOM_DOUBLE else None
+            if caller is None:
+                break
+            out.append(CallLine(kind, caller))
+        return out
+
+    def better_bot(self, position: Position, rng: Random) -> int:
+        """Win with the lowest card that wins when an opponent is master; give points to a master partner;
+        lead a 9 outside trump when holding one; otherwise play the lowest card."""
+        assert isinstance(position, BotifarraPosition)
+        legal = position.legal()
+        trump = position.trump
+
+        def low(c: int) -> tuple[int, bool, int]:
+            return (points(c), suit_of(c) == trump, strength(c))
+
+        lying = position.trick
+        if not lying:
+            nines = [c for c in legal if rank_of(c) == 9 and suit_of(c) != trump]
+            return nines[0] if nines else min(legal, key=low)
+        me = position.to_move()
+        if position.master() in position.setup.seating.partners(me):
+            return max(legal, key=lambda c: (points(c), suit_of(c) != trump, -strength(c)))
+        beaters = [c for c in legal if trick_winner([*lying, c], trump) == len(lying)]
+        if beaters:
+            return min(beaters, key=lambda c: (suit_of(c) == trump, strength(c)))
+        return min(legal, key=low)
+
+
+def _in_suit_order(card: int) -> tuple[int, int]:
+    """A hand as players sort it: by suit, high cards first."""
+    return (suit_of(card), -strength(card))

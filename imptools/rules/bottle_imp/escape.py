@@ -1,0 +1,508 @@
+"""The Bottle Imp's own searches of the windows a hand asks most: `Escape` (no bottle at the end) and `Gains`."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from imptools.rules.base import bits
+from imptools.rules.bottle_imp.bottles import judge_prices
+from imptools.rules.bottle_imp.cards import START_PRICE
+
+if TYPE_CHECKING:
+    from imptools.rules.bottle_imp.search import SearchBottle  # a type only: the search builds these
+
+
+GainEntry = tuple[int, int, int, int, tuple[int, ...]]
+"""A `Gains` table entry: lower and upper bound, the best card's place among the cards in play, and the cards in
+play with the moves there (`_moves`), to find them at once where the same cards are in play."""
+
+ESCAPE_CAP = 1_000_000
+"""Entries in one of `Escape`'s tables before it becomes the older generation (still read) and a new one starts;
+the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
+
+
+def killer_first(cards: tuple[int, ...], killer: int | None) -> tuple[int, ...]:
+    """`cards` with the card that last refuted the player asked about at this depth tried first (a killer move),
+    where it is among them.
+
+    >>> killer_first((4, 12, 30), 30)
+    (30, 4, 12)
+    """
+    if killer is None or killer == cards[0] or killer not in cards:
+        return cards
+    return (killer, *(c for c in cards if c != killer))
+
+
+def nearest_price(cards: Iterable[int], price: int) -> list[int]:
+    """The order in which the players against P try their cards: nearest the price first; below it the highest
+    first (taking the bottle at a high price leaves P's low cards under it), then above it the lowest first (the
+    high cards kept for later).
+
+    >>> nearest_price([4, 30, 44, 60, 12], 38)
+    [30, 12, 4, 44, 60]
+    """
+    ordered = sorted(cards, reverse=True)
+    return [c for c in ordered if c < price] + [c for c in reversed(ordered) if c > price]
+
+
+LYING = 8 * 5
+"""Bits for the places of the cards lying in a trick (8 each; at most five before the last of six players)."""
+
+FAILED = -1
+"""`Gains`' value of a line on which P ends with a bottle: below every gain, which is never negative."""
+
+
+class _Lines:
+    """What `Escape` and `Gains` share: both play on a `SearchBottle`'s own state, lighter than `play` (inside a
+    trick only the hands and the trick change; a trick's last card settles it with `judge_prices`, `_close`), key
+    positions by the order of the cards in play rather than the cards themselves (`_digits`: each card's holder
+    and colour, and for `Gains` its coins, from low to high), and move one card of each run (`_moves`)."""
+
+    by_coins = False
+    """Whether cards of different coins are different moves (and go into `_digits`)."""
+
+    def __init__(self, pos: SearchBottle, table_cap: int = ESCAPE_CAP) -> None:
+        self.pos = pos
+        self.table_cap = table_cap
+        self.nodes = 0
+        colours = sorted(set(pos.colour.values()))
+        self._width = 9 if self.by_coins else 6
+        digit = [0] * len(pos.coins)
+        for seat, held in enumerate(pos.dealt):  # not `hands`: this may be built deep inside a search
+            for c in bits(held):
+                digit[c] = (seat << 3) | colours.index(pos.colour[c])
+                if self.by_coins:
+                    digit[c] = (digit[c] << 3) | pos.coins[c]
+        # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
+        self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
+        self._memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+
+    def _pack(self, digit: list[int], base: int, byte: int) -> tuple[int, int]:
+        packed = count = 0
+        for i in range(8):
+            if byte >> i & 1 and base + i < len(digit):
+                packed = (packed << self._width) | digit[base + i]
+                count += 1
+        return packed, count
+
+    def _digits(self, live: int) -> int:
+        """The holders and colours (and coins) of the cards in `live` from low to high, packed in one integer."""
+        code = 1
+        rest = live
+        width = self._width
+        for chunk in self._chunks:
+            if not rest:
+                break
+            packed, count = chunk[rest & 255]
+            code = (code << (width * count)) | packed
+            rest >>= 8
+        return code
+
+    def _bottles(self, live: int) -> list[tuple[int, int]]:
+        """Each bottle's price and owner, the highest price first (ties, only at the start price, in the bottles'
+        order): which bottle a card takes depends on the prices' order, which their places among `live` alone may
+        not tell."""
+        pos = self.pos
+        pairs = list(zip(pos.prices, pos.owners))
+        if len(pairs) > 1:
+            pairs.sort(key=lambda po: -po[0])
+        return pairs
+
+    def _lying(self) -> int:
+        """The places of the cards lying in the trick among the cards in play, packed (below `LYING` bits)."""
+        pos = self.pos
+        lying = 0
+        for c in pos.trick:
+            lying = (lying << 8) | ((pos.live & ((1 << c) - 1)).bit_count() + 1)
+        return lying
+
+    def _moves(self, mover: int, chooser: bool) -> tuple[int, ...]:
+        """One card of each run of the legal cards of `mover` (adjacent among the cards in play, one colour, and
+        for `Gains` the same coins, above the prices or below a card lying in the trick under the one price), in
+        the order he tries them: the player asked about (`chooser`) for `Escape` his lowest card first, the least
+        likely to take a bottle, for `Gains` his highest first; the others by `nearest_price`."""
+        pos = self.pos
+        trick, prices = pos.trick, pos.prices
+        legal = pos.hands[mover]
+        one = len(prices) == 1
+        price = prices[0] if one else max(prices)
+        beaten = 0
+        if trick:
+            legal = legal & pos.suit[trick[0]] or legal  # `_legal_mask`
+            if one:
+                for c in trick:  # the highest card lying under the price: the cards below it can share a run
+                    if beaten < c < price:
+                        beaten = c
+        above = legal >> (price + 1)
+        runs = above & (above - 1) or legal & ((1 << beaten) - 1)  # two cards that could share a run
+        if runs:
+            # Runs depend only on the cards in play from the lowest legal card to the highest.
+            span = pos.live & ((1 << legal.bit_length()) - (legal & -legal))
+            memo: tuple[int, ...] = (legal, span, price, beaten, chooser)
+        else:
+            memo = (legal, price, chooser)
+        found = self._memo.get(memo)
+        if found is None:
+            if runs:
+                cards = [g[0] for g in pos._runs(legal, price, by_coins=self.by_coins, beaten=beaten)]
+            else:
+                cards = bits(legal)
+            if not chooser:
+                found = tuple(nearest_price(cards, price))
+            else:
+                found = tuple(sorted(cards, reverse=self.by_coins))
+            self._memo[memo] = found
+        return found
+
+
+class Escape(_Lines):
+    """Whether a player can end the hand without a bottle, all cards visible, every other player against him.
+
+    This is the question that costs most in a whole hand (a null window between
+    the penalty and his won coins asks nothing else), and it needs far less than
+    his value: coins do not matter, only the order of the cards still in play, their
+    colours and holders, the prices' places among them, the leader and the bottles
+    he holds. So positions are keyed by that order (`_order`: the cards' holders and
+    colours from low to high, not the cards themselves), one entry serving every
+    position whose earlier tricks took different cards, and cards adjacent in that
+    order, of one colour and above the prices (or below a card lying in the trick
+    under the one price), are one move whatever their coins; lines end where the
+    rules settle his fate (`SearchBottle._fate`). It plays on the
+    position's own state, lighter than `play`: inside a trick only the hands and the
+    trick change, and a trick's last card settles it with `judge_prices` (`SearchBottle._close`).
+
+    The same search answers a second question, the null window just above his won
+    coins: can he end without a bottle *and* gain a coin? Where every card of the hand
+    is worth a coin (`counts_tricks`), he gains one exactly when he wins a trick or
+    a bottle is taken from him (its price card comes back to him), so coins still do
+    not matter: the lines run until he has gained, and go on from there as the
+    escape question (`escapes(seat, gaining=True)`).
+    """
+
+    def __init__(self, pos: SearchBottle, table_cap: int = ESCAPE_CAP) -> None:
+        super().__init__(pos, table_cap)
+        self._solvers: dict[tuple[int, bool], Callable[[int | None, int], bool]] = {}
+        self.counts_tricks = all(pos.coins[c] > 0 for held in pos.dealt for c in bits(held))
+        """Every card of the hand is worth a coin: a player gains coins exactly when he wins a trick or a bottle is
+        taken from him."""
+
+    def _order(self, seat: int) -> int:
+        """The position at the start of a trick as the question sees it, packed in one integer (its low `LYING`
+        bits left for the cards that will lie in the trick): the holders and colours of the cards in play from low
+        to high, the leader, and for each bottle (`_bottles`) its price's place among those cards and whether
+        `seat` holds it."""
+        live = self.pos.live
+        code = (self._digits(live) << 4) | self.pos.leader
+        for p, o in self._bottles(live):
+            code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o == seat)
+        return code << LYING
+
+    def escapes(self, seat: int, gaining: bool = False) -> bool:
+        """Whether the player at `seat` can make sure he holds no bottle when the hand ends (and, `gaining`, that
+        he gains a coin before it ends: only where `counts_tricks`)."""
+        return self._solver_for(seat, gaining)(None, self._lying())
+
+    def _solver_for(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
+        """The search of `escapes(seat, gaining)`, built once; its table lives as long as this `Escape`."""
+        solve = self._solvers.get((seat, gaining))
+        if solve is None:
+            solve = self._solvers[seat, gaining] = self._solver(seat, gaining)
+        return solve
+
+    def _solver(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
+        pos = self.pos
+        escaping = self._solver_for(seat, False) if gaining else None
+        table: dict[int, bool] = {}
+        older: dict[int, bool] = {}  # the generation before `table` (`ESCAPE_CAP`)
+        cap = self.table_cap
+        refuted: dict[int, int] = {}
+        n = pos.n
+        hands, owners = pos.hands, pos.owners
+        forced_card = pos.forced if pos.lopaka >= 0 else None
+        moves, order, settled_fate = self._moves, self._order, pos._fate
+        finish, unfinish = pos._close, pos._reopen
+        me = self
+
+        def solve(settled: int | None, lying: int) -> bool:
+            """`settled`: the trick's start as `_order` gives it (None: work it out); `lying`: the places of the
+            cards lying in the trick, packed (below `LYING` bits)."""
+            nonlocal table, older
+            me.nodes += 1
+            live = pos.live
+            if not live:
+                return not gaining and seat not in owners
+            trick = pos.trick
+            # Only where a trick starts, or where the question is asked, is the table read and written: an answer
+            # inside a trick is read again only when the answer at the trick's start is, and that one is kept.
+            inner = settled is not None
+            if settled is None:
+                # A trick's start. (Inside a trick the cards lying never settle what its start left open.)
+                fate = settled_fate(seat)
+                if fate is not None and not (gaining and fate):
+                    return fate
+                settled = order(seat)
+            key = 0 if inner else settled | lying
+            if not inner:
+                found = table.get(key)
+                if found is None:
+                    found = older.get(key)
+                if found is not None:
+                    return found
+            lying_count = len(trick)
+            mover = (pos.leader + lying_count) % n
+            chooser = mover == seat
+            forced = forced_card() if forced_card is not None else None
+            cards = moves(mover, chooser) if forced is None else (forced,)
+            depth = live.bit_count() * 8 + lying_count
+            if not chooser:
+                cards = killer_first(cards, refuted.get(depth))  # recorded below
+            result = not chooser
+            if lying_count < n - 1:
+                # The trick goes on: the play and its undo inline.
+                for c in cards:
+                    hands[mover] ^= 1 << c
+                    trick.append(c)
+                    ok = solve(settled, (lying << 8) | ((live & ((1 << c) - 1)).bit_count() + 1))
+                    trick.pop()
+                    hands[mover] |= 1 << c
+                    if ok == chooser:
+                        result = chooser
+                        break
+            else:
+                for c in cards:
+                    done = finish(c)
+                    if escaping is not None and (pos.leader == seat or (done[2] is not None and done[4] == seat)):
+                        ok = escaping(None, 0)  # he has gained: now he only needs to end without a bottle
+                    else:
+                        ok = solve(None, 0)
+                    unfinish(done)
+                    if ok == chooser:
+                        result = chooser
+                        break
+            if not chooser and not result:
+                refuted[depth] = c  # the card that cut
+            if not inner:
+                table[key] = result
+                if len(table) > cap:
+                    older, table = table, {}
+            return result
+
+        return solve
+
+
+class Gains(_Lines):
+    """How many coins a player can gain from here and end without a bottle, all cards visible, every other player
+    against him: the windows above his won coins, which ask nothing else (his value there is his won coins plus
+    that gain, or a penalty below them).
+
+    His gain depends on the same things as `Escape`'s question, and on the coins of the cards still in play and of
+    the price cards of the bottles he holds (a bottle taken from him gives him its price card). So positions are
+    keyed as `Escape` keys them with each card's coins too (`_order`), one entry serving every position whose
+    earlier tricks took different cards, and the value of a line on which he ends with a bottle is `FAILED`.
+    Values are relative to the position they are asked at, so an entry serves whatever he has won before it; a
+    window that only asks whether he escapes goes to `Escape`, and so does the window just above nothing gained
+    where every card is worth a coin (`Escape.counts_tricks`). The search is alpha-beta over the cards' runs with a
+    table per player (its best card kept as a place among the cards in play), a history count for his own cards,
+    a killer card for the others', and bounds at a trick's start: every coin in play and his bottles' price cards
+    above (only those where he can win no more trick, `SearchBottle._wins_nothing`), those price cards below where
+    he surely loses his bottles (`SearchBottle._fate`).
+    """
+
+    by_coins = True
+
+    def __init__(self, pos: SearchBottle, escape: Escape, table_cap: int = ESCAPE_CAP) -> None:
+        super().__init__(pos, table_cap)
+        self.escape = escape
+        self._solvers: dict[int, Callable[[int, int, int], int]] = {}
+
+    def _order(self, seat: int) -> int:
+        """The position at the start of a trick as the gain sees it, packed in one integer (its low `LYING` bits
+        left for the cards that will lie in the trick): `Escape._order`, with each card's coins, and the coins of
+        the price card of each bottle `seat` holds."""
+        pos = self.pos
+        live = pos.live
+        coins = pos.coins
+        code = (self._digits(live) << 4) | pos.leader
+        for p, o in self._bottles(live):
+            place = (live & ((1 << p) - 1)).bit_count()
+            code = (code << 10) | (place << 4) | ((coins[p] << 1 | 1) if o == seat else 0)
+        return code << LYING
+
+    def gain(self, seat: int, alpha: int, beta: int) -> int:
+        """The most coins the player at `seat` can make sure of gaining from here while ending without a bottle
+        (`FAILED` if he cannot end without one): exact strictly inside (alpha, beta), else a bound on the side it
+        fails (at most alpha, at least beta)."""
+        solve = self._solvers.get(seat)
+        if solve is None:
+            solve = self._solvers[seat] = self._solver(seat)
+        if beta <= FAILED:
+            return FAILED
+        return solve(max(alpha, FAILED), beta, self._lying())
+
+    def _solver(self, seat: int) -> Callable[[int, int, int], int]:
+        pos = self.pos
+        escape = self.escape
+        escaping = escape._solver_for(seat, False)
+        gaining = escape._solver_for(seat, True) if escape.counts_tricks else None
+        table: dict[int, GainEntry] = {}
+        older: dict[int, GainEntry] = {}  # the generation before `table` (`ESCAPE_CAP`)
+        cap = self.table_cap
+        hist: defaultdict[int, int] = defaultdict(int)
+        count = hist.__getitem__
+        refuted: dict[int, int] = {}
+        n = pos.n
+        hands, prices, owners, coins = pos.hands, pos.prices, pos.owners, pos.coins
+        forced_card = pos.forced if pos.lopaka >= 0 else None
+        moves, order, settled_fate, wins_nothing = self._moves, self._order, pos._fate, pos._wins_nothing
+        price_coins = pos._price_coins
+        finish, unfinish = pos._close, pos._reopen
+        me = self
+        none: GainEntry = (FAILED, 1 << 30, -1, 0, ())
+        in_play = 0  # the coins of the cards in play: the position's `live_coins` where `gain` asks, kept by `solve`
+
+        def start(alpha: int, beta: int, lying: int) -> int:
+            nonlocal in_play
+            in_play = pos.live_coins
+            return solve(alpha, beta, None, lying)
+
+        def last_trick() -> int:
+            """The gain of the last trick, where every card is forced (one in each hand), played out."""
+            leader = pos.leader
+            cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+            win, taken = judge_prices(cards, prices)
+            winner = (leader + win) % n
+            got = in_play if winner == seat else 0
+            if taken is None:
+                return FAILED if seat in owners else got
+            if winner == seat:
+                return FAILED
+            if owners[taken] == seat and prices[taken] != START_PRICE:
+                got += coins[prices[taken]]
+            return FAILED if any(o == seat for i, o in enumerate(owners) if i != taken) else got
+
+        def solve(alpha: int, beta: int, settled: int | None, lying: int) -> int:
+            """`alpha` is at least FAILED and `beta` at least 0; `settled`: the trick's start as `_order` gives it
+            (None: work it out); `lying`: the places of the cards lying in the trick, packed (below `LYING` bits)."""
+            nonlocal table, older, in_play
+            if beta <= 0:  # only whether he escapes
+                return 0 if escaping(None, lying) else FAILED
+            if gaining is not None and alpha == 0 and beta == 1:
+                return 1 if gaining(None, lying) else 0
+            me.nodes += 1
+            live = pos.live
+            if not live:
+                return FAILED if seat in owners else 0
+            trick = pos.trick
+            low, high = FAILED, 1 << 30
+            if settled is None:
+                fate = settled_fate(seat)
+                if fate is False:
+                    return FAILED
+                if not trick:
+                    # A trick's start (where a search starts inside a trick, a card lying may win it for him).
+                    mine = price_coins(seat) if seat in owners else 0
+                    high = mine if wins_nothing(seat) else mine + in_play
+                    if fate:
+                        low = mine
+                    if low >= beta or low == high:
+                        return low
+                    if high <= alpha:
+                        return high
+                    if live.bit_count() == n:
+                        return last_trick()
+                settled = order(seat)
+            key = settled | lying
+            lo, hi, best_place, seen, tried = table.get(key) or older.get(key, none)
+            if lo >= beta:
+                return lo
+            if hi <= alpha:
+                return hi
+            if lo == hi:
+                return lo
+            if lo < low:
+                lo = low
+            if hi > high:
+                hi = high
+            lying_count = len(trick)
+            mover = (pos.leader + lying_count) % n
+            chooser = mover == seat
+            depth = live.bit_count() * 8 + lying_count
+            if seen == live:
+                cards = tried  # this very position before: its moves
+            else:
+                forced = forced_card() if forced_card is not None else None
+                cards = moves(mover, chooser) if forced is None else (forced,)
+            tried = cards
+            if len(cards) > 1:
+                if chooser:
+                    cards = tuple(sorted(cards, key=count, reverse=True))
+                else:
+                    cards = killer_first(cards, refuted.get(depth))
+                if best_place >= 0:
+                    for c in cards:
+                        if (live & ((1 << c) - 1)).bit_count() == best_place:
+                            if c != cards[0]:
+                                cards = (c, *(d for d in cards if d != c))
+                            break
+            a, b = alpha, beta
+            best = FAILED - 1 if chooser else 1 << 30
+            move = -1
+            for c in cards:
+                if lying_count < n - 1:
+                    # The trick goes on: the play and its undo inline.
+                    hands[mover] ^= 1 << c
+                    trick.append(c)
+                    v = solve(a, b, settled, (lying << 8) | ((live & ((1 << c) - 1)).bit_count() + 1))
+                    trick.pop()
+                    hands[mover] |= 1 << c
+                else:
+                    done = finish(c)
+                    taken = done[2]
+                    total = 0
+                    for d in done[1]:
+                        total += coins[d]
+                    in_play -= total
+                    got = 0
+                    if pos.leader == seat:
+                        got = total - coins[prices[taken]] if taken is not None else total
+                    if taken is not None and done[4] == seat and done[3] != START_PRICE:
+                        got += coins[done[3]]
+                    # His gain from here is `got` more than from the trick's end, unless he ends with a bottle: the
+                    # window as the next trick sees it (a value of FAILED stays FAILED).
+                    v = solve(a - got if a > got else FAILED, b - got if b > got else 0, None, 0)
+                    if v != FAILED:
+                        v += got
+                    unfinish(done)
+                    in_play += total
+                if chooser:
+                    if v > best:
+                        best, move = v, c
+                        if v > a:
+                            a = v
+                            if v >= b or v == high:
+                                break
+                elif v < best:
+                    best, move = v, c
+                    if v < b:
+                        b = v
+                        if v <= a or v == low:
+                            break
+            if chooser:
+                left = live.bit_count() - lying_count
+                hist[move] += left * left + 1
+            elif best <= alpha:
+                refuted[depth] = move
+            if best <= alpha:
+                hi = min(hi, best)
+            elif best >= beta:
+                lo = max(lo, best)
+            else:
+                lo = hi = best
+            table[key] = (lo, hi, (live & ((1 << move) - 1)).bit_count(), live, tried)
+            if len(table) > cap:
+                older, table = table, {}
+            return best
+
+        return start

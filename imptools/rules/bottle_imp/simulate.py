@@ -1,0 +1,174 @@
+"""The Bottle Imp in play: a position to play from, and the simulator's deals and bots."""
+
+from __future__ import annotations
+
+from random import Random
+
+from imptools.record import NameRef
+from imptools.rules.base import DealtHand, Position
+from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
+from imptools.rules.bottle_imp.cards import spell
+from imptools.rules.bottle_imp.setup import Setup
+from imptools.rules.tricks import follow
+
+
+class BottlePosition:
+    """A Bottle Imp hand being played, every card visible (see `imptools.rules.base.Position`).
+
+    Each player's cards are kept by pack (one pack in the one-pack variants).
+    The legal cards, the trick's judging and Lopaka's automaton are the same
+    functions the checker uses; `undo` restores the bottles, the piles and the leader.
+    """
+
+    def __init__(self, setup: Setup, dealer: str, packs: dict[str, list[set[int]]], opened: dict[str, int]) -> None:
+        self.setup = setup
+        self.order = setup.order(dealer)
+        self.per_trick = setup.per_trick
+        self.packs = packs
+        self.opened = opened
+        self.bottles = [Bottle() for _ in range(setup.bottles)]
+        self.piles: dict[str, list[int]] = {p: [] for p in setup.players}
+        self.leader = 0
+        self.trick: list[int] = []
+        self._undo: list[tuple[str, int, int, int, list[int], list[tuple[int, str | None]], dict[str, int]]] = []
+
+    @property
+    def hands(self) -> dict[str, set[int]]:
+        """Each player's cards, all packs together."""
+        return {p: set().union(*packs) for p, packs in self.packs.items()}
+
+    def to_move(self) -> str:
+        return self.order[(self.leader + len(self.trick)) % len(self.order)]
+
+    def _slots(self, player: str) -> list[int]:
+        """The packs the next card may come from: Bright House plays the open pack first, then the hidden one."""
+        if self.setup.rules.open_pack:
+            first = self.opened.get(player, 0)
+            return [first if len(self.trick) < 2 else 1 - first]
+        return list(range(len(self.packs[player])))
+
+    def legal(self) -> list[int]:
+        player = self.to_move()
+        led = self.setup.colour(self.trick[0]) if self.trick else None
+        out: list[int] = []
+        for k in self._slots(player):
+            out += follow(self.packs[player][k], led, self.setup.colour)
+        return sorted(out)
+
+    def forced(self) -> int | None:
+        automaton = self.setup.automaton
+        if automaton is not None and self.to_move() == automaton:
+            return automaton_choice(self.packs[automaton][0], self.trick, self.bottles, self.setup.colour)
+        return None
+
+    def play(self, card: int) -> None:
+        player = self.to_move()
+        k = next(k for k in self._slots(player) if card in self.packs[player][k])
+        piles = {p: len(v) for p, v in self.piles.items()}
+        bottles = [(b.price, b.owner) for b in self.bottles]
+        self._undo.append((player, card, k, self.leader, list(self.trick), bottles, piles))
+        self.packs[player][k].remove(card)
+        self.trick.append(card)
+        if len(self.trick) == self.per_trick:
+            n = len(self.order)
+            who = [self.order[(self.leader + i) % n] for i in range(self.per_trick)]
+            win = settle_trick(self.trick, who, self.bottles, self.piles)
+            self.leader = (self.leader + win) % n
+            self.trick = []
+
+    def undo(self) -> None:
+        player, card, k, self.leader, self.trick, bottles, piles = self._undo.pop()
+        self.packs[player][k].add(card)
+        for b, (price, owner) in zip(self.bottles, bottles):
+            b.price, b.owner = price, owner
+        for p, size in piles.items():
+            del self.piles[p][size:]
+
+    def done(self) -> bool:
+        return not self.trick and not any(any(packs) for packs in self.packs.values())
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+
+class BottleSimulator:
+    """Deals random Bottle Imp hands: the deal, discards, passes and opened packs as the variant says."""
+
+    def __init__(self, setup: Setup) -> None:
+        self.setup = setup
+
+    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+        """The deal and the exchange; the exchange is random for either bot."""
+        setup = self.setup
+        cards = sorted(setup.cards)
+        rng.shuffle(cards)
+        sizes = range(1, len(setup.rules.packs) + 1) if setup.two_pack else (1,)
+        packs: dict[str, list[set[int]]] = {}
+        for p in setup.order(dealer):
+            packs[p] = []
+            for number in sizes:
+                size = setup.dealt(NameRef(p, 0, 0, number if setup.two_pack else None), dealer) or 0
+                packs[p].append(set(cards[:size]))
+                cards = cards[size:]
+        lines: list[str] = []
+        for p in setup.players:
+            for k, dealt in enumerate(packs[p]):
+                name = f"{p}.{k + 1}" if setup.two_pack else p
+                lines.append(f"deal {name} " + " ".join(spell(c) for c in sorted(dealt)))
+        discards, moves = self._exchange(dealer, packs, rng)
+        lines += [f"discard {p} " + " ".join(spell(c) for c in discards[p]) for p in setup.players if p in discards]
+        for giver, _, _, card in moves:
+            for held in packs[giver]:
+                held.discard(card)
+        for giver, receiver, k, card in moves:
+            packs[receiver][k].add(card)
+            into = f"{receiver}.{k + 1}" if setup.two_pack else receiver
+            lines.append(f"pass {giver} > {into} {spell(card)}")
+        opened: dict[str, int] = {}
+        if setup.rules.open_pack:
+            for p in setup.players:
+                opened[p] = rng.randrange(2)
+                lines.append(f"open {p} {opened[p] + 1}")
+        return DealtHand(lines, BottlePosition(setup, dealer, packs, opened))
+
+    def _exchange(
+        self, dealer: str, packs: dict[str, list[set[int]]], rng: Random
+    ) -> tuple[dict[str, list[int]], list[tuple[str, str, int, int]]]:
+        """Discard (taken from `packs` at once) and choose the passes: (giver, receiver, receiving pack, card)."""
+        setup = self.setup
+        players, n = setup.players, len(setup.players)
+        if setup.automaton is not None:
+            a, b = (p for p in players if p != setup.automaton)
+            return {}, [(a, b, 0, rng.choice(sorted(packs[a][0]))), (b, a, 0, rng.choice(sorted(packs[b][0])))]
+        moves: list[tuple[str, str, int, int]] = []
+        discards: dict[str, list[int]] = {}
+        for p in players:
+            other = players[(players.index(p) + 1) % n]
+            if setup.rules.open_pack:
+                for k in (0, 1):
+                    gone, give = rng.sample(sorted(packs[p][k]), 2)
+                    packs[p][k].discard(gone)
+                    discards.setdefault(p, []).append(gone)
+                    moves.append((p, other, k, give))
+            elif setup.two_pack:
+                gone1, gone2, give1, give2 = rng.sample(sorted(packs[p][1]), 4)
+                packs[p][1].difference_update((gone1, gone2))
+                discards[p] = [gone1, gone2]
+                moves += [(p, other, 0, give1), (p, other, 1, give2)]
+            else:
+                if not (n == 5 and p == dealer):
+                    gone = rng.choice(sorted(packs[p][0]))
+                    packs[p][0].discard(gone)
+                    discards[p] = [gone]
+                i = players.index(p)
+                two = rng.sample(sorted(packs[p][0]), 2)
+                moves += [(p, players[(i + 1) % n], 0, two[0]), (p, players[(i - 1) % n], 0, two[1])]
+        return discards, moves
+
+    def better_bot(self, position: Position, rng: Random) -> int:
+        """Keep away from the bottle: the highest card that cannot take it, else the lowest card."""
+        assert isinstance(position, BottlePosition)
+        legal = position.legal()
+        price = max(b.price for b in position.bottles)
+        safe = [c for c in legal if c > price]
+        return max(safe) if safe else min(legal)

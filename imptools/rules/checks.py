@@ -1,0 +1,245 @@
+"""The record checks of section 8 that every game makes the same way (the `*_findings` functions)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+
+from imptools.record import CardText, Discard, Game, Hand, NameRef, Pass, ScoreLine
+from imptools.rules.exchange import Resolve, cards_of
+from imptools.rules.report import Reporter
+from imptools.rules.tricks import Walk
+from imptools.suggest import did_you_mean
+
+
+def trick_count_findings(hand: Hand, per_trick: int, report: Reporter) -> None:
+    """`wrong-count`: trick numbers out of order, and tricks with too many plays or short before the last."""
+    tricks = hand.tricks
+    for k, trick in enumerate(tricks):
+        if trick.number != k + 1:
+            report.add(
+                "wrong-count",
+                f"trick {trick.number} where trick {k + 1} was expected",
+                trick.line,
+                trick.column,
+                trick.number,
+                None,
+            )
+        if len(trick.plays) > per_trick or (len(trick.plays) < per_trick and k < len(tricks) - 1):
+            report.add(
+                "wrong-count",
+                f"trick {trick.number} has {len(trick.plays)} plays; every trick has {per_trick}",
+                trick.line,
+                trick.column,
+                trick.number,
+                None,
+            )
+
+
+def name_findings(walk: Walk, players: Sequence[str], report: Reporter) -> None:
+    """`unknown-player` and `out-of-turn` for named plays; both name the player whose turn it was."""
+    tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+    for played in tricks:
+        trick = played.trick
+        for play, turn in zip(trick.plays, played.who):
+            if play.player is None:
+                continue
+            if play.player.name not in players:
+                report.add(
+                    "unknown-player",
+                    f"`{play.player.name}` is not a player"
+                    + (f" (did you mean `{hint}`?)" if (hint := did_you_mean(play.player.name, players)) else "")
+                    + f"; it was {turn}'s turn",
+                    play.player.line,
+                    play.player.column,
+                    trick.number,
+                    turn,
+                )
+            elif play.player.name != turn:
+                report.add(
+                    "out-of-turn",
+                    f"{play.player.name} is named in trick {trick.number}, but it was {turn}'s turn",
+                    play.player.line,
+                    play.player.column,
+                    trick.number,
+                    turn,
+                )
+
+
+def duplicate_findings(
+    hand: Hand,
+    walk: Walk,
+    resolve: Resolve,
+    spell: Callable[[int], str],
+    report: Reporter,
+    deals: bool = True,
+) -> None:
+    """`duplicate-card`: a card on two `deal` lines, or played twice; the second place is reported."""
+    if deals:
+        dealt: dict[int, str] = {}
+        for deal in hand.deals:
+            for x in deal.cards:
+                c = None if x.unknown else resolve(x.text)
+                if c is None:
+                    continue
+                if c in dealt:
+                    report.add(
+                        "duplicate-card",
+                        f"{spell(c)} is dealt to {deal.player} and already to {dealt[c]}",
+                        x.line,
+                        x.column,
+                        None,
+                        deal.player.name,
+                    )
+                else:
+                    dealt[c] = str(deal.player)
+    seen: dict[int, str] = {}
+    tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+    for played in tricks:
+        for play, p, c in zip(played.trick.plays, played.who, played.cards):
+            if c in seen:
+                report.add(
+                    "duplicate-card",
+                    f"{p} plays {spell(c)} in trick {played.trick.number}, already {seen[c]}",
+                    play.card.line,
+                    play.card.column,
+                    played.trick.number,
+                    p,
+                )
+            else:
+                seen[c] = f"played in trick {played.trick.number}"
+
+
+def deal_size_findings(
+    hand: Hand, players: Sequence[str], expected: Callable[[NameRef], int | None], what: str, report: Reporter
+) -> None:
+    """`hand-size`: a `deal` line with other than the expected number of cards (None: anything goes)."""
+    for deal in hand.deals:
+        if deal.player.name not in players:
+            continue
+        want = expected(deal.player)
+        if want is not None and len(deal.cards) != want:
+            report.add(
+                "hand-size",
+                f"{deal.player} is dealt {len(deal.cards)} cards; {what} {want}",
+                deal.line,
+                deal.column,
+                None,
+                deal.player.name,
+            )
+
+
+def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -> None:
+    """`not-held`: a card discarded or passed that its player was not dealt (when the deal is recorded)."""
+    dealt: dict[str, set[int]] = {}
+    partly: set[str] = set()  # a deal with a `?` or a token that is no card proves nothing missing from it
+    for deal in hand.deals:
+        known = cards_of(deal.cards, resolve)
+        dealt.setdefault(deal.player.name, set()).update(known)
+        if len(known) < len(deal.cards):
+            partly.add(deal.player.name)
+    for name in partly:
+        dealt.pop(name, None)
+    lines: list[tuple[str, str, CardText]] = []
+    for line in hand.lines:
+        if isinstance(line, Discard):
+            lines += [(line.player.name, "discards", x) for x in line.cards]
+        elif isinstance(line, Pass):
+            lines.append((line.giver.name, "passes", line.card))
+    for p, verb, x in lines:
+        c = None if x.unknown else resolve(x.text)
+        if p in dealt and c is not None and c not in dealt[p]:
+            report.add("not-held", f"{p} {verb} {x.text}, which {p} was not dealt", x.line, x.column, None, p)
+
+
+def play_not_held_findings(
+    walk: Walk,
+    final: Mapping[str, set[int]],
+    spell: Callable[[int], str],
+    report: Reporter,
+    when: str,
+    elsewhere: Mapping[int, tuple[str | None, str]] | None = None,
+) -> None:
+    """`not-held`: a card played that the deal (and the exchange) show its player did not hold.
+
+    `elsewhere` maps cards the record puts out of some hands to (the only player
+    who may hold it, or None for nobody; where it is): it proves a card not held
+    by a player whose own deal is not recorded (`{48: ("Adam", "dealt to Adam")}`,
+    a card put away face down: `(None, "in Betty's bid")`).
+    """
+    tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+    for played in tricks:
+        for play, p, c in zip(played.trick.plays, played.who, played.cards):
+            where = (elsewhere or {}).get(c)
+            if p in final and c not in final[p]:
+                why = f"did not hold it {when}"
+            elif p not in final and where is not None and where[0] != p:
+                why = f"it was {where[1]}"
+            else:
+                continue
+            report.add(
+                "not-held",
+                f"{p} plays {spell(c)} in trick {played.trick.number} but {why}",
+                play.card.line,
+                play.card.column,
+                played.trick.number,
+                p,
+            )
+
+
+def score_mismatches(hand: Hand, scores: Mapping[str, int], totals: Mapping[str, int], report: Reporter) -> None:
+    """`score-mismatch`: each recorded `score` or `total` value that differs from the recomputed one."""
+    lines: list[ScoreLine] = [*hand.scores, *hand.totals]
+    for line in lines:
+        want = scores if line.kind == "score" else totals
+        for e in line.entries:
+            if e.player.name in want and want[e.player.name] != e.value:
+                report.add(
+                    "score-mismatch",
+                    f"{line.kind} of {e.player.name} is written {e.value}, the rules give {want[e.player.name]}",
+                    e.line,
+                    e.column,
+                    None,
+                    e.player.name,
+                )
+
+
+def incomplete_finding(hand: Hand, tricks: int, report: Reporter) -> None:
+    """`incomplete` (a warning): the hand stops before its last trick, or inside it."""
+    written = len(hand.tricks)
+    where = f"after {written} of {tricks} tricks" if written < tricks else f"inside trick {written} of {tricks}"
+    report.add(
+        "incomplete",
+        f"hand {hand.number} stops {where}; it is not scored",
+        hand.line,
+        hand.column,
+        None,
+        None,
+    )
+
+
+def not_scored_finding(hand: Hand, reason: str, report: Reporter) -> None:
+    """`not-scored` (a warning): a hand that is not incomplete, but whose score cannot be computed, and why."""
+    report.add("not-scored", f"hand {hand.number} is not scored: {reason}", hand.line, hand.column, None, None)
+
+
+def game_over(
+    game: Game,
+    hands: int,
+    totals: Mapping[str, int],
+    default_hands: int | None = None,
+    default_target: int | None = None,
+) -> bool:
+    """Whether the game has ended: after `Hands` hands (or the game's default), or when a total reaches `Target`.
+
+    `default_target` is the game's own target when neither `Target` nor `Hands` is given.
+    """
+    target = game.tag("Target")
+    if default_target is not None and not target and not game.tag("Hands"):
+        return any(v >= default_target for v in totals.values())
+    limit = game.tag("Hands")
+    if limit and limit.isdigit():
+        if hands >= int(limit):
+            return True
+    elif default_hands is not None and hands >= default_hands and not target:
+        return True
+    return bool(target and target.lstrip("-").isdigit() and any(v >= int(target) for v in totals.values()))

@@ -1,0 +1,568 @@
+"""The template rulesets: what every game does the same way (token checks, unscorable hands, totals, game end)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from imptools.findings import Finding, Severity
+from imptools.record import CardText, Game, Hand, HandLine, Trick, UnreadLine
+from imptools.rules.base import CardCheck, CardFace, GameResult, HandResult, HandSimulator, Ruleset
+from imptools.rules.checks import game_over, incomplete_finding, not_scored_finding, score_mismatches
+from imptools.rules.report import Reporter
+from imptools.rules.steps import Step
+from imptools.rules.tricks import Walk, hand_dealers
+from imptools.suggest import did_you_mean
+
+
+def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> list[Finding]:
+    """Card tokens checked against the game's deck and names against `Players`, line by line.
+
+    This is what can be said of a record without replaying it: a ruleset that
+    replays its hands reports these itself, with the turn order to say whose
+    play a finding is about.
+    """
+    from imptools.record import (
+        Bid,
+        Call,
+        Deal,
+        Declare,
+        Discard,
+        ImpTrick,
+        NameRef,
+        Open,
+        Pass,
+        ScoreLine,
+        Trick,
+        Trump,
+        TurnUp,
+    )
+
+    players = set(game.players)
+    out: list[Finding] = []
+
+    def name(ref: NameRef, hand: int, trick: int | None = None) -> None:
+        if players and ref.name not in players:
+            out.append(
+                Finding(
+                    "unknown-player",
+                    f"`{ref.name}` is not a player: did you mean `{hint}`?"
+                    if (hint := did_you_mean(ref.name, game.players))
+                    else f"`{ref.name}` is not one of the players ({', '.join(game.players)})",
+                    ref.line,
+                    ref.column,
+                    game.path,
+                    game.index,
+                    hand,
+                    trick,
+                )
+            )
+
+    checks: dict[str, CardCheck] = {}  # one check per distinct token: the deck is the game's throughout
+
+    def checked(text: str) -> CardCheck:
+        check = checks.get(text)
+        if check is None:
+            check = checks[text] = ruleset.check_card(text, game)
+        return check
+
+    def card(c: CardText, hand: int, player: str | None, trick: int | None = None) -> None:
+        if c.unknown:
+            return
+        check = checked(c.text)
+        if check.code is not None:
+            other = _other_game_card(c.text, game, ruleset.name)
+            out.append(
+                Finding(
+                    check.code,
+                    f"`{c.text}` is a card of {other}, not of this game ({ruleset.name})"
+                    if other
+                    else check.message or f"`{c.text}` is not a card of this game",
+                    c.line,
+                    c.column,
+                    game.path,
+                    game.index,
+                    hand,
+                    trick,
+                    player,
+                )
+            )
+
+    dealers = dict(zip((h.number for h in game.hands), hand_dealers(game, game.players)))
+    for hand in game.hands:
+        n = hand.number
+        if hand.dealer is not None:
+            name(hand.dealer, n)
+        for line in hand.lines:
+            if isinstance(line, (Deal, Discard)):
+                name(line.player, n)
+                for c in line.cards:
+                    card(c, n, line.player.name)
+            elif isinstance(line, Pass):
+                name(line.giver, n)
+                name(line.receiver, n)
+                card(line.card, n, line.giver.name)
+            elif isinstance(line, ImpTrick):
+                for c in line.cards:
+                    card(c, n, None)
+            elif isinstance(line, TurnUp):
+                card(line.card, n, None)
+            elif isinstance(line, Bid):
+                name(line.player, n)
+                for c in line.cards:
+                    card(c, n, line.player.name)
+            elif isinstance(line, (Open, Trump, Call, Declare)):
+                name(line.player, n)
+            elif isinstance(line, Trick):
+                who: list[str | None] | None = None  # worked out only for a card to report
+                for i, play in enumerate(line.plays):
+                    if play.player is not None and play_names:
+                        name(play.player, n, line.number)
+                    if not play.card.unknown and checked(play.card.text).code is not None:
+                        if who is None:
+                            who = _players_of(line, n, game, dealers)
+                        card(play.card, n, who[i], line.number)
+            elif isinstance(line, ScoreLine):
+                for entry in line.entries:
+                    name(entry.player, n)
+    return out
+
+
+def _players_of(trick: Trick, hand: int, game: Game, dealers: dict[int, str | None]) -> list[str | None]:
+    """Who made each play, as far as turn order alone tells: plays go round the table from the leader.
+
+    The leader is the first play's name, or for trick 1 the player after the dealer;
+    without either, only named plays are attributed.
+    """
+    players = game.players
+    first = trick.plays[0].player if trick.plays else None
+    leader: str | None = first.name if first is not None and first.name in players else None
+    if leader is None and trick.number == 1:
+        dealer = dealers.get(hand)
+        if dealer in players:
+            leader = players[(players.index(dealer) + 1) % len(players)]
+    out: list[str | None] = []
+    for i, play in enumerate(trick.plays):
+        if play.player is not None and play.player.name in players:
+            out.append(play.player.name)
+        elif leader is not None:
+            out.append(players[(players.index(leader) + i) % len(players)])
+        else:
+            out.append(None)
+    return out
+
+
+def _other_game_card(text: str, game: Game, this: str) -> str | None:
+    """The game whose cards `text` is spelled like, when it is not this game's (`9o` in a Bottle Imp record)."""
+    from imptools.rules.registry import GAMES, get_ruleset
+
+    for name in GAMES:
+        other = get_ruleset(name) if name != this else None
+        if other is not None and other.check_card(text, game).code is None:
+            return name
+    return None
+
+
+class TokenRuleset:
+    """A game whose cards imptools knows but whose rules it does not check.
+
+    `judge` reports what the tokens alone show (unknown cards and names) and
+    scores nothing: `GameResult.rules_checked` is False.
+    """
+
+    name = ""
+    variants: tuple[str, ...] = ()
+
+    def check_card(self, text: str, game: Game) -> CardCheck:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def judge(self, game: Game) -> GameResult:
+        players = game.players
+        by_hand: dict[int, list[Finding]] = {}
+        for f in token_findings(game, self):
+            by_hand.setdefault(f.hand or 0, []).append(f)
+        dealers = hand_dealers(game, players)
+        hands = tuple(
+            HandResult(h.number, d, False, None, tuple(by_hand.get(h.number, ()))) for h, d in zip(game.hands, dealers)
+        )
+        return GameResult(game.index, players, hands, {}, rules_checked=False)
+
+    def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
+        return iter(())
+
+    def card_face(self, text: str, game: Game) -> CardFace:
+        """The canonical text, and no suit: a ruleset that knows its suits says more."""
+        return CardFace(self.check_card(text, game).canonical or text)
+
+    def simulator(self, game: Game) -> HandSimulator | None:
+        return None
+
+    def deck(self, game: Game) -> list[str]:
+        """No deck known here: a ruleset that knows its cards says which."""
+        return []
+
+    def to_play(self, game: Game, hand_number: int) -> str | None:
+        """Nobody known: a ruleset that seats its plays says who."""
+        return None
+
+
+@dataclass(slots=True)
+class HandOutcome:
+    """One hand as a ruleset played it: scores (None when unscorable), findings, and the replay steps if asked."""
+
+    scores: dict[str, int] | None
+    complete: bool
+    tricks: int
+    findings: list[Finding] = field(default_factory=list)
+    steps: list[Step] = field(default_factory=list)
+    notes: tuple[tuple[str, str], ...] = ()
+    player_notes: tuple[tuple[str, str], ...] = ()
+    walk: Walk | None = None
+    """The hand's tricks as seated and judged: it says whose play a finding on a card token is about."""
+
+
+class TrickRuleset(TokenRuleset):
+    """The shape every trick-taking ruleset here shares: one `play_hand` per hand serves judging and replay.
+
+    A subclass says how to set a game up (`table`: its deck, variant and
+    seating, worked out once per game; None when the game cannot be judged),
+    who deals (`dealers`), and how one hand is played (`play_hand`), using the
+    shared machinery (`tricks`, `holdings`, `checks`, `steps`). This class adds what every game does
+    the same way: the card and name checks of the lines, unscorable hands,
+    `incomplete`, running totals, `score-mismatch` and the end of the game.
+    """
+
+    default_hands: int | None = None
+    """Hands in a game when neither `Hands` nor `Target` says otherwise (None: no limit)."""
+    default_target: int | None = None
+    """The total that ends a game when neither `Hands` nor `Target` says otherwise (None: none)."""
+
+    unjudged = "imptools cannot judge this game (players or variant)"
+    """Why a game whose `table` is None cannot be played (for `imp analyse`)."""
+
+    def table(self, game: Game) -> object | None:  # pragma: no cover - overridden
+        """The per-game setup `play_hand` receives, or None when the rules cannot judge this game."""
+        raise NotImplementedError
+
+    def dealers(self, game: Game, table: object) -> list[str | None]:
+        """Each hand's dealer (section 3 by default)."""
+        return hand_dealers(game, game.players)
+
+    def hand_and_dealer(self, game: Game, table: object, hand_number: int) -> tuple[Hand, str] | str:
+        """Hand `hand_number` of `game` and its dealer, or why there is none to play (for `imp analyse`)."""
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            if hand.number == hand_number:
+                if dealer is None or dealer not in game.players:
+                    return f"the dealer {dealer} is not one of the players"
+                return hand, dealer
+        return f"there is no hand {hand_number}"
+
+    def play_hand(  # pragma: no cover - overridden
+        self, table: object, game: Game, hand: Hand, dealer: str, steps: bool
+    ) -> HandOutcome:
+        """Play one hand: its findings, its scores and, when `steps` is set, its replay steps."""
+        raise NotImplementedError
+
+    def sides(self, game: Game, table: object) -> tuple[tuple[str, ...], ...]:
+        """The sides that score together for the whole game (none by default: each player alone)."""
+        return ()
+
+    def game_notes(self, game: Game, table: object, totals: dict[str, int], over: bool) -> tuple[tuple[str, str], ...]:
+        """`(label, text)` facts of the whole game for the score sheet (none by default)."""
+        return ()
+
+    def winners(self, game: Game, table: object, totals: dict[str, int]) -> tuple[str, ...]:
+        """Who won a finished game: the highest total."""
+        best = max(totals.values()) if totals else 0
+        return tuple(p for p in game.players if totals.get(p) == best)
+
+    def players_problem(self, game: Game) -> str | None:
+        """Why the game (its variant, its table) cannot be played by the players `Players` names; None if it can."""
+        return None
+
+    def judge(self, game: Game) -> GameResult:
+        table = self.table(game)
+        if table is None:
+            problem = self.players_problem(game) if game.players else None
+            if problem is not None:
+                return bad_players_result(game, problem)
+            return super().judge(game)
+        by_hand: dict[int, list[Finding]] = {}
+        for f in token_findings(game, self, play_names=False):
+            by_hand.setdefault(f.hand or 0, []).append(f)
+        totals = dict.fromkeys(game.players, 0)
+        hands: list[HandResult] = []
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            token = by_hand.get(hand.number, [])
+            if dealer not in game.players:
+                report = Reporter(game, hand, list(token))
+                not_scored_finding(hand, "its dealer is not known", report)
+                hands.append(HandResult(hand.number, dealer, False, None, tuple(report.findings)))
+                continue
+            assert dealer is not None
+            hand, unread = _unread_tricks(hand)
+            outcome = self.play_hand(table, game, hand, dealer, steps=False)
+            if unread:  # a trick line that could not be read is its one `syntax` finding, not a miscount
+                outcome.findings = [f for f in outcome.findings if not _at(f, unread) or f.code != "wrong-count"]
+            blocking = _blocking(token, hand)
+            if not blocking:
+                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome)
+            scores = None if blocking else outcome.scores
+            if outcome.walk is not None:
+                token = _seat_token_findings(token, outcome.walk)
+            report = Reporter(game, hand, [*token, *outcome.findings])
+            if scores is not None:
+                for p, v in scores.items():
+                    totals[p] = totals.get(p, 0) + v
+                score_mismatches(hand, scores, totals, report)
+            elif not outcome.complete or (
+                outcome.walk is not None
+                and outcome.walk.unfinished is not None
+                and (outcome.walk.unfinished.trick.line, outcome.walk.unfinished.trick.column) not in unread
+            ):
+                outcome.complete = False  # the record stops before its last trick, or inside it
+                incomplete_finding(hand, outcome.tricks, report)
+            else:
+                not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk, unread), report)
+            hands.append(
+                HandResult(
+                    hand.number,
+                    dealer,
+                    outcome.complete,
+                    scores,
+                    tuple(report.findings),
+                    outcome.notes,
+                    outcome.player_notes,
+                )
+            )
+        over = game_over(game, len(hands), totals, self.default_hands, self.default_target)
+        winners = self.winners(game, table, totals) if over else ()
+        return GameResult(
+            game.index,
+            game.players,
+            tuple(hands),
+            totals,
+            winners,
+            over,
+            sides=self.sides(game, table),
+            notes=self.game_notes(game, table, totals, over),
+        )
+
+    def _card_slips_as_meant(
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome
+    ) -> HandOutcome:
+        """The hand read as the players meant it where a played card is a slip of the pen.
+
+        A card played twice, or by a player who provably did not hold it, is a
+        slip: nobody can play a card twice or one he does not hold. When one
+        reading of the play (the card written, at either place of a card written
+        twice, made one of the cards the record places nowhere else) judges the
+        hand with fewer errors than every other reading (of two that tie, the one
+        at the place the finding names), and no more than the record as written,
+        the hand is judged and scored that way: the slip keeps
+        its own findings, and nothing it would falsely prove is reported.
+        """
+        for _ in range(_MAX_CARD_SLIPS):
+            better = self._one_card_slip(table, game, hand, dealer, outcome)
+            if better is None:
+                return outcome
+            hand, outcome = better
+        return outcome
+
+    def _one_card_slip(
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome
+    ) -> tuple[Hand, HandOutcome] | None:
+        slips = [f for f in outcome.findings if f.code in _CARD_SLIPS and f.trick is not None]
+        if not slips:
+            return None
+        plays = {(p.card.line, p.card.column): p for t in hand.tricks for p in t.plays}
+        first = next((f for f in slips if f.line is not None and (f.line, f.column or 0) in plays), None)
+        if first is None or first.line is None or first.column is None:
+            return None
+        spelt = self.check_card(plays[(first.line, first.column)].card.text, game).canonical
+        if spelt is None:
+            return None
+        places = [at for at, p in plays.items() if self.check_card(p.card.text, game).canonical == spelt]
+        placed = {self.check_card(c.text, game).canonical for c in _placed_cards(hand)}
+        candidates = [c for c in self.deck(game) if c not in placed]
+        if not candidates or len(candidates) * len(places) > _MAX_READINGS:
+            return None
+        kept = [f for f in slips if f.line is not None and (f.line, f.column) in places]
+
+        def errors(findings: list[Finding]) -> int:
+            return sum(f.severity is Severity.ERROR for f in findings)
+
+        best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
+        for at in places:
+            for card in candidates:
+                reading = _with_card(hand, at, card)
+                tried = self.play_hand(table, game, reading, dealer, steps=False)
+                count = errors(tried.findings) + len(kept)
+                if not best or count < best[0][0]:
+                    best = [(count, reading, tried, at)]
+                elif count == best[0][0]:
+                    best.append((count, reading, tried, at))
+        if len(best) > 1:  # a tie: the place the finding names (a card's second place) is the slip
+            best = [b for b in best if b[3] == (first.line, first.column)]
+        if len(best) != 1 or best[0][0] > errors(outcome.findings):
+            return None
+        _, reading, tried, _ = best[0]
+        seen = {(f.code, f.line, f.column) for f in tried.findings}
+        tried.findings = [*(f for f in kept if (f.code, f.line, f.column) not in seen), *tried.findings]
+        return reading, tried
+
+    def to_play(self, game: Game, hand_number: int) -> str | None:
+        """The seat after the record's last play of the hand, as the rules seat the tricks."""
+        table = self.table(game)
+        if table is None:
+            return None
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            if hand.number == hand_number and dealer in game.players:
+                assert dealer is not None
+                walk = self.play_hand(table, game, hand, dealer, steps=False).walk
+                return None if walk is None else walk.next
+        return None
+
+    def replay(self, game: Game, hand_number: int) -> Iterator[Step]:
+        table = self.table(game)
+        if table is None:
+            return iter(())
+        for hand, dealer in zip(game.hands, self.dealers(game, table)):
+            if hand.number == hand_number and dealer in game.players:
+                assert dealer is not None
+                return iter(self.play_hand(table, game, hand, dealer, steps=True).steps)
+        return iter(())
+
+
+_CARD_SLIPS = ("duplicate-card", "not-held")
+"""The findings that prove a played card is a slip of the pen (nobody plays a card twice, or one he does not hold)."""
+_MAX_CARD_SLIPS = 3
+"""At most this many card slips of one hand are read as meant; past that the record is judged as written."""
+_MAX_READINGS = 200
+"""At most this many readings of one slip are judged (places of the card times the cards it may stand for)."""
+
+
+_UNREAD_TRICK = re.compile(r"\s*([0-9]{1,9})\.")
+"""An unread line that starts like trick N: the trick is there, its plays could not be read."""
+
+
+def _unread_tricks(hand: Hand) -> tuple[Hand, set[tuple[int, int]]]:
+    """`hand` with each unread line that stands where trick N is due, and starts `N.`, made an empty trick N.
+
+    So that one trick line the reader could not read is judged as that trick, unknown (the walk stops there and
+    the hand says why it is not scored), not as a hand one trick short with every later trick out of order.
+    Returns the hand and the (line, column) of each such trick.
+    """
+    if not any(isinstance(x, UnreadLine) for x in hand.lines):
+        return hand, set()
+    lines: list[HandLine] = []
+    unread: set[tuple[int, int]] = set()
+    due = 1
+    for line in hand.lines:
+        if isinstance(line, Trick):
+            due = line.number + 1
+        elif isinstance(line, UnreadLine) and (m := _UNREAD_TRICK.match(line.text)) and int(m.group(1)) == due:
+            line = Trick(due, (), line.line, line.column)
+            unread.add((line.line, line.column))
+            due += 1
+        lines.append(line)
+    return (replace(hand, lines=tuple(lines)), unread) if unread else (hand, unread)
+
+
+def _at(f: Finding, places: set[tuple[int, int]]) -> bool:
+    return f.line is not None and f.column is not None and (f.line, f.column) in places
+
+
+def _placed_cards(hand: Hand) -> list[CardText]:
+    """Every card token the hand's tricks, discards, imp's trick, bids and turn-up place (not the deals)."""
+    from imptools.record import Bid, Discard, ImpTrick, TurnUp
+
+    out: list[CardText] = []
+    for line in hand.lines:
+        if isinstance(line, Trick):
+            out.extend(p.card for p in line.plays)
+        elif isinstance(line, (Discard, ImpTrick, Bid)):
+            out.extend(line.cards)
+        elif isinstance(line, TurnUp):
+            out.append(line.card)
+    return [c for c in out if not c.unknown]
+
+
+def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
+    """`hand` with the play whose card token stands at `at` (line, column) made `card`."""
+    lines: list[HandLine] = []
+    for line in hand.lines:
+        if isinstance(line, Trick) and any((p.card.line, p.card.column) == at for p in line.plays):
+            plays = tuple(
+                replace(p, card=replace(p.card, text=card)) if (p.card.line, p.card.column) == at else p
+                for p in line.plays
+            )
+            line = replace(line, plays=plays)
+        lines.append(line)
+    return replace(hand, lines=tuple(lines))
+
+
+def bad_players_result(game: Game, problem: str) -> GameResult:
+    """A game whose table the rules do not allow: one `bad-players` on its `Players` tag, and nothing judged."""
+    tag = next((t for t in game.tags if t.name == "Players"), None)
+    finding = Finding(
+        "bad-players",
+        problem + " (the game is not judged)",
+        tag.line if tag is not None else game.line,
+        tag.column if tag is not None else 1,
+        game.path,
+        game.index,
+    )
+    hands = tuple(HandResult(h.number, None, False, None) for h in game.hands)
+    return GameResult(game.index, game.players, hands, {}, findings=(finding,), rules_checked=False)
+
+
+def _blocking(token: list[Finding], hand: Hand) -> list[Finding]:
+    """The token findings that leave a hand unscorable: an unknown card, or a name that is nobody's on a line
+    whose cards or call count (a wrong name as the dealer or on a `score` or `total` line changes no score)."""
+    from imptools.record import ScoreLine
+
+    harmless = {(e.player.line, e.player.column) for x in hand.lines if isinstance(x, ScoreLine) for e in x.entries}
+    if hand.dealer is not None:
+        harmless.add((hand.dealer.line, hand.dealer.column))
+    return [f for f in token if not (f.code == "unknown-player" and (f.line, f.column) in harmless)]
+
+
+_REASONS = ("unknown-card", "colour-mismatch", "unknown-player", "wrong-count", "bad-call", "bad-bid")
+"""The findings that can stop a hand's score, the likeliest reason first."""
+
+
+def _unscored_reason(
+    blocking: list[Finding], findings: list[Finding], walk: Walk | None, unread: set[tuple[int, int]]
+) -> str:
+    """Why a hand that is not incomplete has no score: the finding that stopped it, or the trick the walk stopped at."""
+    stopped = walk.stopped[0] if walk is not None and walk.stopped is not None else None
+    if stopped is None and walk is not None and walk.unfinished is not None:
+        stopped = walk.unfinished.trick
+    if stopped is not None and (stopped.line, stopped.column) in unread:
+        return f"trick {stopped.number} could not be read (line {stopped.line})"
+    for code in _REASONS:
+        for f in (*blocking, *findings):
+            if f.code == code:
+                where = f" (line {f.line})" if f.line is not None else ""
+                return f"{f.message}{where}"
+    if walk is not None and walk.stopped is not None:
+        trick = walk.stopped[0]
+        if any(p.card.unknown for p in trick.plays):
+            return f"trick {trick.number} holds a `?`, and the record does not say which card it was"
+        return f"the record does not determine who won trick {trick.number}"
+    return "the record does not determine its score"
+
+
+def _seat_token_findings(findings: list[Finding], walk: Walk) -> list[Finding]:
+    """Name the player of each finding on a played card token that turn order alone could not attribute."""
+    seats = walk.seats()
+    out: list[Finding] = []
+    for f in findings:
+        if f.trick is not None and f.player is None and f.line is not None and f.column is not None:
+            who = seats.get((f.line, f.column))
+            if who is not None:
+                f = f.at(player=who)
+        out.append(f)
+    return out

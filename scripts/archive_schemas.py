@@ -1,0 +1,168 @@
+"""Write the JSON Schemas (draft 2020-12) of the `imp archive ... --json` documents into imptools/schemas/.
+
+    python scripts/archive_schemas.py           # write imptools/schemas/imp-archive-*.json
+    python scripts/archive_schemas.py --check   # exit 1 if a shipped schema differs from what this script writes
+
+The same conventions as scripts/json_schemas.py (whose helpers it uses): one
+closed schema per document, named after its `"format"`. tests/test_archive.py
+checks the shipped files are what this script writes and validates real outputs.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+_spec = importlib.util.spec_from_file_location("json_schemas", Path(__file__).resolve().parent / "json_schemas.py")
+assert _spec is not None and _spec.loader is not None
+js = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(js)
+
+OUT: Path = js.OUT
+COUNT, FROM_ONE, INT, STR, NAMES = js.COUNT, js.FROM_ONE, js.INT, js.STR, js.NAMES
+NUMBER = {"type": "number"}
+PLACE = js.obj({"path": STR, "game": FROM_ONE}, description="A game: its file (absolute path, or <stdin>) and index.")
+TALLY = {"games": COUNT, "hands": COUNT, "wins": COUNT, "points": INT, "average": NUMBER}
+
+
+def add_schema() -> dict[str, Any]:
+    return js.document(
+        "imp-archive-add",
+        "imp archive add --json",
+        "What one add did: games added, updated, unchanged, duplicated, removed; files read, pruned, missing.",
+        {
+            "added": COUNT,
+            "updated": COUNT,
+            "unchanged": COUNT,
+            "duplicates": COUNT,
+            "removed": COUNT,
+            "files": COUNT,
+            "internal": COUNT,
+            "pruned": NAMES,
+            "missing": NAMES,
+            "unreadable": {"type": "array", "items": {"$ref": "#/$defs/unreadable"}},
+        },
+        {"unreadable": js.UNREADABLE},
+    )
+
+
+def standings_schema() -> dict[str, Any]:
+    row = js.obj(
+        {
+            "player": STR,
+            **TALLY,
+            "rating": js.nullable(NUMBER),
+            "mu": js.nullable(NUMBER),
+            "sigma": js.nullable(NUMBER),
+        },
+        description="A player's line; the rating is null without the optional openskill.",
+    )
+    pair = js.obj({"pair": NAMES, "player": STR, **TALLY}, description="A partnership's line (`player`: A+B).")
+    return js.document(
+        "imp-archive-standings",
+        "imp archive standings --json",
+        "Per player and per fixed pair, over the distinct games of one game that match the filters.",
+        {
+            "game": js.nullable(STR),
+            "games": COUNT,
+            "rows": {"type": "array", "items": {"$ref": "#/$defs/row"}},
+            "pairs": {"type": "array", "items": {"$ref": "#/$defs/pair"}},
+        },
+        {"row": row, "pair": pair},
+    )
+
+
+def find_schema() -> dict[str, Any]:
+    game = js.obj(
+        {
+            "path": STR,
+            "game": FROM_ONE,
+            "name": js.nullable(STR),
+            "variant": js.nullable(STR),
+            "date": js.nullable(STR),
+            "event": js.nullable(STR),
+            "players": NAMES,
+            "totals": js.by_player(INT),
+        },
+        description="A game found: where it is, its Game, Variant, Date and Event tags, players and totals.",
+    )
+    return js.document(
+        "imp-archive-find",
+        "imp archive find --json",
+        "Every game matching all the filters, by date, path and position.",
+        {"games": {"type": "array", "items": {"$ref": "#/$defs/game"}}},
+        {"game": game},
+    )
+
+
+def dupes_schema() -> dict[str, Any]:
+    group = js.obj(
+        {"original": {"$ref": "#/$defs/place"}, "copies": {"type": "array", "items": {"$ref": "#/$defs/place"}}},
+        description="A game kept more than once: its first copy by path and position, and the others.",
+    )
+    return js.document(
+        "imp-archive-dupes",
+        "imp archive dupes --json",
+        "The games kept more than once.",
+        {"duplicates": {"type": "array", "items": {"$ref": "#/$defs/group"}}},
+        {"group": group, "place": PLACE},
+    )
+
+
+def player_schema() -> dict[str, Any]:
+    by_game = js.obj({"game": STR, **TALLY})
+    season = js.obj({"game": STR, "season": js.nullable(STR), **TALLY})
+    partner = js.obj({"player": STR, "games": COUNT, "wins": COUNT})
+    opponent = js.obj({"player": STR, "games": COUNT, "ahead": COUNT, "behind": COUNT})
+    finding = js.obj({"code": STR, "count": COUNT, "per_100_hands": NUMBER})
+
+    def items(ref: str) -> dict[str, Any]:
+        return {"type": "array", "items": {"$ref": f"#/$defs/{ref}"}}
+
+    return js.document(
+        "imp-archive-player",
+        "imp archive player NAME --json",
+        "A player's record over the distinct games he played.",
+        {
+            "player": STR,
+            "games": items("by_game"),
+            "seasons": items("season"),
+            "partners": items("partner"),
+            "opponents": items("opponent"),
+            "findings": items("finding"),
+        },
+        {"by_game": by_game, "season": season, "partner": partner, "opponent": opponent, "finding": finding},
+    )
+
+
+SCHEMAS = {
+    "imp-archive-add": add_schema,
+    "imp-archive-standings": standings_schema,
+    "imp-archive-find": find_schema,
+    "imp-archive-dupes": dupes_schema,
+    "imp-archive-player": player_schema,
+}
+
+
+def rendered() -> dict[str, str]:
+    """Each schema's file name and text, as shipped."""
+    return {f"{name}.json": json.dumps(make(), indent=2, ensure_ascii=False) + "\n" for name, make in SCHEMAS.items()}
+
+
+def main(argv: list[str]) -> int:
+    files = rendered()
+    if argv[1:] == ["--check"]:
+        stale = [n for n, text in files.items() if not (OUT / n).exists() or (OUT / n).read_text("utf-8") != text]
+        for n in stale:
+            print(f"imptools/schemas/{n} is not what scripts/archive_schemas.py writes")
+        return 1 if stale else 0
+    for n, text in files.items():
+        (OUT / n).write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
