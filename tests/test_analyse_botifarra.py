@@ -136,7 +136,7 @@ def test_solver_windows_equal_plain_minimax(table: str, rules: str, seed: int) -
     exact inside the window, a bound on the side it fails, against plain minimax; one solver (its tables warm
     from the windows before) serves them all, for both sides."""
     pos, slow, plays = endgame(record(table, rules, 200 + seed), tricks_left(table, rules, seed))
-    solver = Solver(pos)
+    solver = Solver(pos.rules, pos.trump, pos.partner)
     for k in range(1 + seed % 3):  # 0-2 cards already lying in the trick
         pos.play(plays[k])
         slow.play(plays[k])
@@ -144,9 +144,10 @@ def test_solver_windows_equal_plain_minimax(table: str, rules: str, seed: int) -
         seat = pos.seat[player]
         banked = pos.points(player)
         exact = value(slow, player) - banked
-        assert solver.gain(pos, seat, -1000, 1000) == exact
+        state = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at, seat)
+        assert solver.gain(*state, -1000, 1000) == exact
         for b in range(0, exact + 3):
-            g = solver.gain(pos, seat, b - 1, b)
+            g = solver.gain(*state, b - 1, b)
             assert (g >= b) == (exact >= b)
             assert exact <= g if g < b else exact >= g  # fail-soft: a bound on the side it fails
 
@@ -298,7 +299,7 @@ def test_a_capped_table_gives_the_same_values(seed: int) -> None:
     game = record("partnership", OBLIGADA, seed)
     pos, _, _ = endgame(game, 5)
     small, _, _ = endgame(game, 5)
-    solver = small._solver = Solver(small, cap=60)
+    solver = small._solver = Solver(small.rules, small.trump, small.partner, cap=60)
     free, capped = Search(pos), Search(small, table_cap=60)
     rolled = False
     while not pos.done():
