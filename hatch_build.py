@@ -22,9 +22,15 @@ from typing import Any
 
 from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 
-COMPILED = ["imptools/rules/bottle_imp/search.py", "imptools/rules/bottle_imp/escape.py"]
-"""The modules compiled: the Bottle Imp's search position and its escape and coin searches, where nearly all of a
-hand's analysis runs."""
+COMPILED = [
+    "imptools/rules/bottle_imp/search.py",
+    "imptools/rules/bottle_imp/escape.py",
+    "imptools/rules/botifarra_masks.py",
+    "imptools/rules/botifarra_solver.py",
+    "imptools/rules/botifarra_search.py",
+]
+"""The modules compiled: the Bottle Imp's search position, its escape and coin searches, and Botifarra's solver, where
+nearly all of a hand's analysis runs."""
 
 GROUP = "imptools.rules.bottle_imp.compiled"
 """The compiled modules' shared library, `compiled__mypyc` beside them (mypyc names one after the modules' hash, at the

@@ -94,6 +94,7 @@ class Search:
         if alpha > -INF or beta < INF:
             return search(alpha, beta)
         b = self.last.get(player, 0) if guess is None else guess
+        bisect = getattr(self.position, "bisect", False)
         lower, upper = -INF, INF
         step = 1
         while True:
@@ -108,6 +109,8 @@ class Search:
                 b = lower + step
             elif lower == -INF:
                 b = upper + 1 - step
+            elif bisect:
+                b = (lower + upper + 1) // 2
             else:
                 b = g + 1 if g == lower else g
             step *= 2

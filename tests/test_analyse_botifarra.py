@@ -19,7 +19,7 @@ from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA, leg
 from imptools.rules.botifarra.ruleset import call_lines, hand_cards, hand_piles
 from imptools.rules.botifarra.setup import setup_of
 from imptools.rules.botifarra.simulate import BotifarraPosition
-from imptools.rules.botifarra_search import BIT, CARD, SearchBotifarra, beats, legal_mask, mask_of
+from imptools.rules.botifarra_search import BIT, CARD, SearchBotifarra, Solver, beats, legal_mask, mask_of
 from imptools.rules.exchange import after_exchange
 from imptools.rules.tricks import hand_dealers
 from imptools.simulate import Options, simulate
@@ -125,6 +125,31 @@ def test_values_equal_plain_minimax(table: str, rules: str, seed: int) -> None:
         pos.play(card)
         slow.play(card)
     assert all(pos.result(p) == value(slow, p) for p in pos.order)
+
+
+SOLVER_CASES = [(t, r, s) for t, r in TABLES if t != "two" for s in range(6)]
+
+
+@pytest.mark.parametrize(("table", "rules", "seed"), SOLVER_CASES)
+def test_solver_windows_equal_plain_minimax(table: str, rules: str, seed: int) -> None:
+    """`Solver.gain` on its own, at a trick's start and inside a trick, for every null window and the whole one:
+    exact inside the window, a bound on the side it fails, against plain minimax; one solver (its tables warm
+    from the windows before) serves them all, for both sides."""
+    pos, slow, plays = endgame(record(table, rules, 200 + seed), tricks_left(table, rules, seed))
+    solver = Solver(pos.rules, pos.trump, pos.partner)
+    for k in range(1 + seed % 3):  # 0-2 cards already lying in the trick
+        pos.play(plays[k])
+        slow.play(plays[k])
+    for player in pos.order[:2]:
+        seat = pos.seat[player]
+        banked = pos.points(player)
+        exact = value(slow, player) - banked
+        state = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at, seat)
+        assert solver.gain(*state, -1000, 1000) == exact
+        for b in range(0, exact + 3):
+            g = solver.gain(*state, b - 1, b)
+            assert (g >= b) == (exact >= b)
+            assert exact <= g if g < b else exact >= g  # fail-soft: a bound on the side it fails
 
 
 def test_masks_equal_the_checkers_rules() -> None:
@@ -268,17 +293,23 @@ def test_cli_text_and_json() -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_a_capped_table_gives_the_same_values(seed: int) -> None:
-    """With a table of 60 entries a generation, the search rolls its tables over many times and still gives every
-    value and every best card of the last five tricks; no generation grows past the cap. (The general search's
-    tables: the Bottle Imp's `Escape` and `Gains` answer most of its windows, with tables of their own.)"""
-    pos, _, _ = endgame(record("partnership", OBLIGADA, seed), 5)
-    free, capped = Search(pos), Search(pos, table_cap=60)
+    """With tables of 60 entries a generation, the searches roll their tables over many times and still give
+    every value and every best card of the last five tricks; no generation grows past the cap. (With three and
+    four players the solver behind `answer` does nearly all the work, with tables of its own.)"""
+    game = record("partnership", OBLIGADA, seed)
+    pos, _, _ = endgame(game, 5)
+    small, _, _ = endgame(game, 5)
+    solver = small._solver = Solver(small.rules, small.trump, small.partner, cap=60)
+    free, capped = Search(pos), Search(small, table_cap=60)
     rolled = False
     while not pos.done():
         player = pos.to_move()
         assert capped.choices(player) == free.choices(player)
-        for table, older in capped.tables.values():
-            assert len(table) <= 60 and len(older) <= 61
-            rolled = rolled or bool(older)
-        pos.play(pos.legal()[seed % len(pos.legal())])
+        sizes = [(len(t), len(o)) for t, o in capped.tables.values()]
+        sizes += [(len(t), len(o)) for t, o in solver.tables.values()]
+        assert all(new <= 60 and old <= 61 for new, old in sizes)
+        rolled = rolled or any(old for _, old in sizes)
+        card = pos.legal()[seed % len(pos.legal())]
+        pos.play(card)
+        small.play(card)
     assert rolled

@@ -63,6 +63,19 @@ def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_p
         assert escape.endswith("bottle_imp/escape" + suffix), f"the build could compile the search: {escape}"
 
 
+def test_the_installed_solver_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
+    package, solver = installed(
+        ["-c", "import imptools, imptools.rules.botifarra_search as m; print(imptools.__file__); print(m.__file__)"],
+        tmp_path,
+    ).split()
+    editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
+    if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
+        assert solver.endswith("botifarra_search.py"), solver
+    else:
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        assert solver.endswith("botifarra_search" + suffix), f"the build could compile the solver: {solver}"
+
+
 def simulated(
     tmp_path: Path, name: str, players: int, variant: str | None, seed: int, hands: int, deck: str = ""
 ) -> Path:
@@ -70,6 +83,13 @@ def simulated(
     tags = (("Deck", deck),) if deck else ()
     path = tmp_path / f"{name}.imp"
     path.write_text("".join(simulate(Options("bottle-imp", names, variant, hands=hands, seed=seed, tags=tags))))
+    return path
+
+
+def botifarra(tmp_path: Path, name: str, players: int, variant: str, seed: int, teams: bool = True) -> Path:
+    tags = () if teams else (("Teams", "none"),)
+    path = tmp_path / f"{name}.imp"
+    path.write_text("".join(simulate(Options("botifarra", NAMES[:players], variant, hands=2, seed=seed, tags=tags))))
     return path
 
 
@@ -82,6 +102,11 @@ def test_the_installed_search_gives_the_values_of_the_source(tmp_path: Path) -> 
         (simulated(tmp_path, "lopaka", 3, "lopaka", 3, 2), 6),
         (simulated(tmp_path, "five", 5, "second-bottle", 5, 2), 7),
         (simulated(tmp_path, "six", 6, None, 6, 1), 6),
+        (botifarra(tmp_path, "obligada", 4, "obligada", 1), 8),
+        (botifarra(tmp_path, "lliure", 4, "lliure", 2), 9),
+        (botifarra(tmp_path, "carregar", 4, "carregar", 3), 8),
+        (botifarra(tmp_path, "individual", 4, "obligada", 4, teams=False), 8),
+        (botifarra(tmp_path, "three", 3, "obligada", 5), 11),
     ]
     for path, from_trick in records:
         out = installed(

@@ -24,8 +24,6 @@ from itertools import pairwise
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, bits
 from imptools.rules.botifarra import (
-    LLIURE,
-    OBLIGADA,
     TWO_PLAYER,
     Botifarra,
     Setup,
@@ -33,89 +31,32 @@ from imptools.rules.botifarra import (
     _piles,
     call_lines,
     judge_calls,
-    points,
     spell,
-    strength,
-    suit_of,
     trick_winner,
     two_player_points,
 )
+from imptools.rules.botifarra_masks import BIT, CARD, POINTS_OF, SUIT_MASK, beats, legal_mask, lows, mask_of
+from imptools.rules.botifarra_solver import Solver
 from imptools.rules.tricks import Played, after_exchange, turn_order, walk_tricks
 
-MARKS = (5, 15)
-"""A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
+__all__ = [
+    "BIT",
+    "CARD",
+    "POINTS_OF",
+    "SUIT_MASK",
+    "SearchBotifarra",
+    "Solver",
+    "beats",
+    "legal_mask",
+    "lows",
+    "mask_of",
+]
 
-BIT: tuple[int, ...] = tuple(suit_of(c) * 12 + strength(c) - 1 for c in range(48))
-"""The search's bit for an engine card: the suit's twelve bits, weakest card lowest."""
-CARD: tuple[int, ...] = tuple(sorted(range(48), key=lambda c: BIT[c]))
-"""The engine card of a bit (the inverse of `BIT`)."""
-SUIT_MASK: tuple[int, ...] = tuple(0xFFF << (12 * s) for s in range(4))
-"""The bits of each suit."""
-POINTS_OF: tuple[int, ...] = tuple(points(CARD[b]) for b in range(48))
-"""The card points of each bit."""
-POINT_MASK = sum(1 << b for b in range(48) if POINTS_OF[b])
-"""The point cards (9 1 12 11 10 of every suit)."""
 _CODE_BITS = 48
 """Bits a seat's cards take in the key."""
 
-
-def mask_of(cards: set[int] | list[int]) -> int:
-    """The mask of some engine cards."""
-    m = 0
-    for c in cards:
-        m |= 1 << BIT[c]
-    return m
-
-
-def lows(held: int) -> int:
-    """The lowest card of each suit of `held`."""
-    out = 0
-    for s in SUIT_MASK:
-        x = held & s
-        if x:
-            out |= x & -x
-    return out
-
-
-def beats(card: int, winning: int, trump: int) -> bool:
-    """Whether bit `card`, played after bit `winning` (the card winning the trick so far), wins it: a higher
-    card of its suit, or a trump on a card that is not one (`trump` -1 for botifarra)."""
-    s, w = card // 12, winning // 12
-    return (s == w and card > winning) or (s == trump and w != trump)
-
-
-def legal_mask(rules: str, trump: int, led: int, winning: int, partner_master: bool, held: int) -> int:
-    """`botifarra.legal_cards` over masks: the cards of `held` the obligation table allows.
-
-    `led` is the suit led (-1 when the player leads), `winning` the bit of the
-    card winning the trick so far, `trump` the trump suit (-1 for botifarra).
-    """
-    if led < 0:
-        return held
-    follow = held & SUIT_MASK[led]
-    if partner_master:
-        pool = follow or held
-        return pool if rules == LLIURE else pool & (POINT_MASK | lows(pool))
-    above = ~((2 << winning) - 1)
-    if follow:
-        beaters = follow & above if winning // 12 == led else 0
-        if beaters:
-            return beaters
-        if rules == LLIURE:
-            return follow
-        low = follow & -follow
-        return low if rules == OBLIGADA else follow & (POINT_MASK | low)
-    if trump >= 0:
-        trumps = held & SUIT_MASK[trump]
-        if winning // 12 == trump:
-            trumps &= above
-        if trumps:
-            return trumps
-    if rules == LLIURE:
-        return held
-    low = lows(held)
-    return low if rules == OBLIGADA else held & (POINT_MASK | low)
-
+MARKS = (5, 15)
+"""A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
 
 Saved = tuple[int, int, int, int, list[int] | None, int, int]
 """What `undo` needs: the bit, its seat, the winning bit and index before it; for a play that ended a trick, the
@@ -174,6 +115,7 @@ class SearchBotifarra:
         self.card_points = [0] * self.n
         self.tricks = [0] * self.n
         self._undo: list[Saved] = []
+        self._solver: Solver | None = None
 
     # ----------------------------------------------------------------------- Position
 
@@ -312,6 +254,41 @@ class SearchBotifarra:
             odd = self.tricks[self.seat[player]] % 2
             return banked, banked + left + (odd + tricks_left) // 2 + 1
         return banked, banked + left + tricks_left
+
+    def answer(self, player: str, alpha: int, beta: int) -> int | None:
+        """Any window, with three or four players (whose results are additive): the side's banked points plus
+        what `Solver` finds it wins from here. None with two players."""
+        if self.two_player:
+            return None
+        if self._solver is None:
+            self._solver = Solver(self.rules, self.trump, self.partner)
+        banked = self.points(player)
+        seat = self.seat[player]
+        gain = self._solver.gain(
+            self.hands,
+            self.live,
+            self.live_points,
+            self.leader,
+            self.trick,
+            self.winning,
+            self.wins_at,
+            seat,
+            alpha - banked,
+            beta - banked,
+        )
+        return banked + gain
+
+    @property
+    def bisect(self) -> bool:
+        """Whether the search's null windows should halve the interval between two bounds (`analyse.Search.value`)
+        rather than start from the bound the last one returned: the solver's fail-soft bounds lie close to the
+        window, so MTD(f)'s steps would go down a point at a time."""
+        return not self.two_player
+
+    @property
+    def answer_nodes(self) -> int:
+        """The positions `answer` has visited."""
+        return 0 if self._solver is None else self._solver.nodes
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit and points, nothing left in play between them (in a hand or the

@@ -1,0 +1,115 @@
+"""Time `imp analyse` on Botifarra, one core, every table: whole hands (or from a trick), each in a process of its own.
+
+PYTHONPATH=. python bench/bench_botifarra.py --hands 5 --limit 60                 # every table, whole hands
+PYTHONPATH=. python bench/bench_botifarra.py --tables obligada --hands 20 --limit 30
+PYTHONPATH=. python bench/bench_botifarra.py --tables obligada lliure --hands 5 --from-trick 3
+
+Fresh hands from `imptools.simulate` (the code of `imp simulate`, random bots; seed `--seed`), every play from
+`--from-trick` valued as `imp analyse --jobs 1` values it. Each hand runs in a child process, stopped after
+`--limit` CPU seconds (the machine may be shared: wall time is not the hand's own); its line gives the
+plays, the positions the search visited (`nodes`: the same on any load),
+the wall and CPU seconds and the child's peak resident memory (`ru_maxrss`). The machine may be shared: quote
+medians, and the node counts. The first line says whether the installed search is compiled (run from the
+repository's root without `PYTHONPATH` after `pip install .` to measure the compiled one).
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing as mp
+import resource
+import statistics
+import time
+from multiprocessing.connection import Connection
+
+from imptools.analyse import analyse_hand
+from imptools.reader import read_games
+from imptools.record import Game
+from imptools.simulate import Options, simulate
+
+NAMES = ("Adam", "Betty", "Christian", "Doris")
+TABLES: dict[str, tuple[int, str, tuple[tuple[str, str], ...]]] = {
+    "obligada": (4, "obligada", ()),
+    "lliure": (4, "lliure", ()),
+    "carregar": (4, "carregar", ()),
+    "individual": (4, "obligada", (("Teams", "none"),)),
+    "three": (3, "obligada", ()),
+    "rector-vicar": (2, "rector-vicar", ()),
+    "piles-and-hand": (2, "piles-and-hand", ()),
+}
+"""Each table: players, variant, tags."""
+
+
+def game_of(table: str, hands: int, seed: int) -> Game:
+    players, variant, tags = TABLES[table]
+    opts = Options("botifarra", NAMES[:players], variant, hands=hands, seed=seed, tags=tags)
+    (game,) = read_games("".join(simulate(opts)))
+    return game
+
+
+def child(game: Game, hand: int, from_trick: int, limit: int, out: Connection) -> None:
+    resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))  # stopped by SIGXCPU past `limit` CPU seconds
+    wall, cpu = time.perf_counter(), time.process_time()
+    a = analyse_hand(game, hand, from_trick)
+    wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    out.send((len(a.plays), a.nodes, wall, cpu, peak, a.skipped))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
+    parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--from-trick", type=int, default=1)
+    parser.add_argument("--limit", type=int, default=60, help="CPU seconds a hand may take before it is stopped")
+    args = parser.parse_args()
+    import imptools.rules.botifarra_search as searched
+
+    compiled = not searched.__file__ or not searched.__file__.endswith(".py")
+    print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")
+    ctx = mp.get_context("fork")
+    for table in args.tables:
+        game = game_of(table, args.hands, args.seed)
+        walls: list[float] = []
+        nodes: list[int] = []
+        peaks: list[float] = []
+        stopped = 0
+        for h in game.hands:
+            mine, theirs = ctx.Pipe(duplex=False)
+            proc = ctx.Process(target=child, args=(game, h.number, args.from_trick, args.limit, theirs))
+            proc.start()
+            theirs.close()  # the child's end: the pipe closes when the child ends
+            began = time.perf_counter()
+            answered = mine.poll(args.limit * 20)  # the child's figures, or its end (SIGXCPU): the pipe closes
+            proc.join(5)
+            if answered and proc.exitcode == 0:
+                plays, count, wall, cpu, peak, skipped = mine.recv()
+                if skipped:
+                    print(f"{table} hand {h.number}: skipped ({skipped})")
+                    continue
+                walls.append(wall)
+                nodes.append(count)
+                peaks.append(peak)
+                print(
+                    f"{table} hand {h.number}: {plays} plays, {count} nodes, {wall:.2f} s wall, {cpu:.2f} s CPU, "
+                    f"{peak:.0f} MB"
+                )
+            else:
+                proc.kill()
+                proc.join()
+                stopped += 1
+                wall = time.perf_counter() - began
+                print(f"{table} hand {h.number}: over {args.limit} s CPU (stopped, {wall:.0f} s wall)")
+        if walls:
+            print(
+                f"{table}: {len(walls)} of {len(walls) + stopped} hands done, median {statistics.median(walls):.2f} s, "
+                f"max {max(walls):.2f} s; nodes median {statistics.median(nodes):.0f}, max {max(nodes)}; "
+                f"peak {max(peaks):.0f} MB" + (f"; {stopped} stopped at {args.limit} s CPU" if stopped else "")
+            )
+        else:
+            print(f"{table}: every hand stopped at {args.limit} s CPU")
+
+
+if __name__ == "__main__":
+    main()

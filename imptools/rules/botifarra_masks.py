@@ -1,0 +1,97 @@
+"""Botifarra's cards as bits for the searches: masks, the obligation table and the trick's winner over masks.
+
+A suit's twelve cards lie in order of strength (bit `suit * 12 + strength - 1`, see `BIT`), so "a card that
+beats", "the lowest card of a suit" and "the cards between two cards" are a few integer operations.
+`legal_mask` is `botifarra.legal_cards` over masks and `beats` the rule of `botifarra.trick_winner`;
+tests/test_analyse_botifarra.py proves both equal to the checker's own functions.
+"""
+
+from __future__ import annotations
+
+from imptools.rules.botifarra import LLIURE, OBLIGADA, points, strength, suit_of
+
+BIT: tuple[int, ...] = tuple(suit_of(c) * 12 + strength(c) - 1 for c in range(48))
+"""The search's bit for an engine card: the suit's twelve bits, weakest card lowest."""
+CARD: tuple[int, ...] = tuple(sorted(range(48), key=lambda c: BIT[c]))
+"""The engine card of a bit (the inverse of `BIT`)."""
+SUIT_MASK: tuple[int, ...] = tuple(0xFFF << (12 * s) for s in range(4))
+"""The bits of each suit."""
+POINTS_OF: tuple[int, ...] = tuple(points(CARD[b]) for b in range(48))
+"""The card points of each bit."""
+POINT_MASK = sum(1 << b for b in range(48) if POINTS_OF[b])
+"""The point cards (9 1 12 11 10 of every suit)."""
+
+
+def mask_of(cards: set[int] | list[int]) -> int:
+    """The mask of some engine cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << BIT[c]
+    return m
+
+
+def lows(held: int) -> int:
+    """The lowest card of each suit of `held`."""
+    out = 0
+    for s in SUIT_MASK:
+        x = held & s
+        if x:
+            out |= x & -x
+    return out
+
+
+def beats(card: int, winning: int, trump: int) -> bool:
+    """Whether bit `card`, played after bit `winning` (the card winning the trick so far), wins it: a higher
+    card of its suit, or a trump on a card that is not one (`trump` -1 for botifarra)."""
+    s, w = card // 12, winning // 12
+    return (s == w and card > winning) or (s == trump and w != trump)
+
+
+def legal_mask(rules: str, trump: int, led: int, winning: int, partner_master: bool, held: int) -> int:
+    """`botifarra.legal_cards` over masks: the cards of `held` the obligation table allows.
+
+    `led` is the suit led (-1 when the player leads), `winning` the bit of the
+    card winning the trick so far, `trump` the trump suit (-1 for botifarra).
+    """
+    if led < 0:
+        return held
+    follow = held & SUIT_MASK[led]
+    if partner_master:
+        pool = follow or held
+        return pool if rules == LLIURE else pool & (POINT_MASK | lows(pool))
+    above = ~((2 << winning) - 1)
+    if follow:
+        beaters = follow & above if winning // 12 == led else 0
+        if beaters:
+            return beaters
+        if rules == LLIURE:
+            return follow
+        low = follow & -follow
+        return low if rules == OBLIGADA else follow & (POINT_MASK | low)
+    if trump >= 0:
+        trumps = held & SUIT_MASK[trump]
+        if winning // 12 == trump:
+            trumps &= above
+        if trumps:
+            return trumps
+    if rules == LLIURE:
+        return held
+    low = lows(held)
+    return low if rules == OBLIGADA else held & (POINT_MASK | low)
+
+
+def cannot_be_taken(hands: list[int], n: int, trump: int, lead: int, k: int, win: int, led: int) -> bool:
+    """Whether no player after the `k`-th of the trick (led in suit `led`) can take its winning card `win` (by
+    the cards they hold)."""
+    trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
+    above = ~((2 << win) - 1)
+    wsuit = win // 12
+    for j in range(k + 1, n):
+        held = hands[(lead + j) % n]
+        follow = held & SUIT_MASK[led]
+        if follow:
+            if wsuit == led and follow & above:
+                return False
+        elif held & trump_mask and (wsuit != trump or held & trump_mask & above):
+            return False
+    return True
