@@ -25,9 +25,9 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 COMPILED = [
     "imptools/rules/bottle_imp/search.py",
     "imptools/rules/bottle_imp/escape.py",
-    "imptools/rules/botifarra_masks.py",
-    "imptools/rules/botifarra_solver.py",
-    "imptools/rules/botifarra_search.py",
+    "imptools/rules/botifarra/masks.py",
+    "imptools/rules/botifarra/solver.py",
+    "imptools/rules/botifarra/position.py",
 ]
 """The modules compiled: the Bottle Imp's search position, its escape and coin searches, and Botifarra's solver, where
 nearly all of a hand's analysis runs."""

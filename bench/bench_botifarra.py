@@ -64,7 +64,7 @@ def main() -> None:
     parser.add_argument("--from-trick", type=int, default=1)
     parser.add_argument("--limit", type=int, default=60, help="CPU seconds a hand may take before it is stopped")
     args = parser.parse_args()
-    import imptools.rules.botifarra_search as searched
+    import imptools.rules.botifarra.position as searched
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")
     print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")

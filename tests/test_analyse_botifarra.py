@@ -16,10 +16,10 @@ from imptools.record import Game
 from imptools.rules.botifarra.calls import judge_calls, side_name
 from imptools.rules.botifarra.cards import deck, suit_of, trick_winner
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA, legal_cards
+from imptools.rules.botifarra.position import BIT, CARD, SearchBotifarra, Solver, beats, legal_mask, mask_of
 from imptools.rules.botifarra.ruleset import call_lines, hand_cards, hand_piles
 from imptools.rules.botifarra.setup import setup_of
 from imptools.rules.botifarra.simulate import BotifarraPosition
-from imptools.rules.botifarra_search import BIT, CARD, SearchBotifarra, Solver, beats, legal_mask, mask_of
 from imptools.rules.exchange import after_exchange
 from imptools.rules.tricks import hand_dealers
 from imptools.simulate import Options, simulate

@@ -65,15 +65,15 @@ def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_p
 
 def test_the_installed_solver_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
     package, solver = installed(
-        ["-c", "import imptools, imptools.rules.botifarra_search as m; print(imptools.__file__); print(m.__file__)"],
+        ["-c", "import imptools, imptools.rules.botifarra.position as m; print(imptools.__file__); print(m.__file__)"],
         tmp_path,
     ).split()
     editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
     if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
-        assert solver.endswith("botifarra_search.py"), solver
+        assert solver.endswith("position.py"), solver
     else:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        assert solver.endswith("botifarra_search" + suffix), f"the build could compile the solver: {solver}"
+        assert solver.endswith("position" + suffix), f"the build could compile the solver: {solver}"
 
 
 def simulated(

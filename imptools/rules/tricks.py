@@ -10,7 +10,7 @@ from imptools.record import Game, Hand, Trick
 from imptools.rules.exchange import Resolve, after_exchange
 
 __all__ = ["Played", "Resolve", "Walk", "after_exchange", "follow", "hand_dealers", "turn_order", "walk_tricks"]
-# `after_exchange` lives in `imptools.rules.exchange`, named here too for `botifarra_search`, which imports it here.
+# `after_exchange` lives in `imptools.rules.exchange`, named here too for the Botifarra search position.
 
 
 @dataclass(slots=True)

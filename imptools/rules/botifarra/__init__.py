@@ -1,7 +1,7 @@
 """Botifarra (the notation's section 6): one module per job, the ruleset in `ruleset`.
 
-The names below are imported by `imptools.rules.botifarra_search` from this package; the modules here import
-from one another, never from this package.
+The names below are the package's door for code outside it; the modules here import from one another, never
+from this package.
 """
 
 from __future__ import annotations
@@ -13,17 +13,12 @@ from imptools.rules.botifarra.ruleset import Botifarra, call_lines, hand_cards, 
 from imptools.rules.botifarra.scoring import two_player_points
 from imptools.rules.botifarra.setup import Setup
 
-_hand_cards = hand_cards
-_piles = hand_piles
-
 __all__ = [
     "LLIURE",
     "OBLIGADA",
     "TWO_PLAYER",
     "Botifarra",
     "Setup",
-    "_hand_cards",
-    "_piles",
     "call_lines",
     "hand_cards",
     "hand_piles",

@@ -8,7 +8,8 @@ tests/test_analyse_botifarra.py proves both equal to the checker's own functions
 
 from __future__ import annotations
 
-from imptools.rules.botifarra import LLIURE, OBLIGADA, points, strength, suit_of
+from imptools.rules.botifarra.cards import points, strength, suit_of
+from imptools.rules.botifarra.obligations import LLIURE, OBLIGADA
 
 BIT: tuple[int, ...] = tuple(suit_of(c) * 12 + strength(c) - 1 for c in range(48))
 """The search's bit for an engine card: the suit's twelve bits, weakest card lowest."""

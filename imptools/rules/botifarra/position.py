@@ -23,20 +23,13 @@ from itertools import pairwise
 
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, bits
-from imptools.rules.botifarra import (
-    TWO_PLAYER,
-    Botifarra,
-    Setup,
-    _hand_cards,
-    _piles,
-    call_lines,
-    judge_calls,
-    spell,
-    trick_winner,
-    two_player_points,
-)
-from imptools.rules.botifarra_masks import BIT, CARD, POINTS_OF, SUIT_MASK, beats, legal_mask, lows, mask_of
-from imptools.rules.botifarra_solver import Solver
+from imptools.rules.botifarra.calls import TWO_PLAYER, judge_calls
+from imptools.rules.botifarra.cards import spell, trick_winner
+from imptools.rules.botifarra.masks import BIT, CARD, POINTS_OF, SUIT_MASK, beats, legal_mask, lows, mask_of
+from imptools.rules.botifarra.ruleset import Botifarra, call_lines, hand_cards, hand_piles
+from imptools.rules.botifarra.scoring import two_player_points
+from imptools.rules.botifarra.setup import Setup
+from imptools.rules.botifarra.solver import Solver
 from imptools.rules.tricks import Played, after_exchange, turn_order, walk_tricks
 
 __all__ = [
@@ -367,11 +360,11 @@ def known_cards(
     NAME` line, or in a complete hand the cards played from outside the piles.
     """
     if setup.two_player:
-        piles = _piles(setup, hand)
+        piles = hand_piles(setup, hand)
         short = [p for p in order if p not in piles or len(piles[p].piles) != setup.piles]
         if short:
             return f"the piles are not all recorded (no `deal NAME.P` lines for every pile of {', '.join(short)})"
-        in_hand = _hand_cards(setup, hand)
+        in_hand = hand_cards(setup, hand)
         held: dict[str, set[int]] = {}
         for p in order:
             on_piles = {c for pile in piles[p].piles for c in pile}

@@ -3,7 +3,7 @@ wins from a position, with every card visible. docs/ANALYSIS.md says how it work
 
 from __future__ import annotations
 
-from imptools.rules.botifarra_masks import POINTS_OF, SUIT_MASK, beats, cannot_be_taken, legal_mask
+from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, cannot_be_taken, legal_mask
 
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
