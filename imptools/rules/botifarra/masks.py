@@ -9,7 +9,7 @@ tests/test_analyse_botifarra.py proves both equal to the checker's own functions
 from __future__ import annotations
 
 from imptools.rules.botifarra.cards import points, strength, suit_of
-from imptools.rules.botifarra.obligations import LLIURE, OBLIGADA
+from imptools.rules.botifarra.obligations import ANY, LOW, TABLES
 
 BIT: tuple[int, ...] = tuple(suit_of(c) * 12 + strength(c) - 1 for c in range(48))
 """The search's bit for an engine card: the suit's twelve bits, weakest card lowest."""
@@ -53,32 +53,36 @@ def legal_mask(rules: str, trump: int, led: int, winning: int, partner_master: b
 
     `led` is the suit led (-1 when the player leads), `winning` the bit of the
     card winning the trick so far, `trump` the trump suit (-1 for botifarra).
+    The table's cells are read from `obligations.TABLES`, the checker's own data.
     """
     if led < 0:
         return held
+    table = TABLES[rules]
     follow = held & SUIT_MASK[led]
     if partner_master:
         pool = follow or held
-        return pool if rules == LLIURE else pool & (POINT_MASK | lows(pool))
+        cell = table.partner_master
+        return pool if cell == ANY else _allowed(cell, pool, lows(pool))
     above = ~((2 << winning) - 1)
     if follow:
         beaters = follow & above if winning // 12 == led else 0
         if beaters:
             return beaters
-        if rules == LLIURE:
-            return follow
-        low = follow & -follow
-        return low if rules == OBLIGADA else follow & (POINT_MASK | low)
+        cell = table.cannot_beat
+        return follow if cell == ANY else _allowed(cell, follow, follow & -follow)
     if trump >= 0:
         trumps = held & SUIT_MASK[trump]
         if winning // 12 == trump:
             trumps &= above
         if trumps:
             return trumps
-    if rules == LLIURE:
-        return held
-    low = lows(held)
-    return low if rules == OBLIGADA else held & (POINT_MASK | low)
+    cell = table.cannot_trump
+    return held if cell == ANY else _allowed(cell, held, lows(held))
+
+
+def _allowed(cell: str, pool: int, low: int) -> int:
+    """What a cell that is not `ANY` allows of `pool`, whose lowest card of each suit is `low`."""
+    return low if cell == LOW else pool & (POINT_MASK | low)
 
 
 def cannot_be_taken(hands: list[int], n: int, trump: int, lead: int, k: int, win: int, led: int) -> bool:
