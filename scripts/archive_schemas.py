@@ -11,7 +11,6 @@ checks the shipped files are what this script writes and validates real outputs.
 from __future__ import annotations
 
 import importlib.util
-import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -149,19 +148,11 @@ SCHEMAS = {
 
 def rendered() -> dict[str, str]:
     """Each schema's file name and text, as shipped."""
-    return {f"{name}.json": json.dumps(make(), indent=2, ensure_ascii=False) + "\n" for name, make in SCHEMAS.items()}
+    return dict(js.rendered_of(SCHEMAS))
 
 
 def main(argv: list[str]) -> int:
-    files = rendered()
-    if argv[1:] == ["--check"]:
-        stale = [n for n, text in files.items() if not (OUT / n).exists() or (OUT / n).read_text("utf-8") != text]
-        for n in stale:
-            print(f"imptools/schemas/{n} is not what scripts/archive_schemas.py writes")
-        return 1 if stale else 0
-    for n, text in files.items():
-        (OUT / n).write_text(text, encoding="utf-8")
-    return 0
+    return int(js.write_or_check(rendered(), "scripts/archive_schemas.py", argv))
 
 
 if __name__ == "__main__":

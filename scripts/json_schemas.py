@@ -363,22 +363,31 @@ SCHEMAS = {
 }
 
 
+def rendered_of(schemas: dict[str, Any]) -> dict[str, str]:
+    """Each schema's file name and text, as shipped, for a table of schema makers."""
+    return {f"{name}.json": json.dumps(make(), indent=2, ensure_ascii=False) + "\n" for name, make in schemas.items()}
+
+
 def rendered() -> dict[str, str]:
     """Each schema's file name and text, as shipped."""
-    return {f"{name}.json": json.dumps(make(), indent=2, ensure_ascii=False) + "\n" for name, make in SCHEMAS.items()}
+    return rendered_of(SCHEMAS)
 
 
-def main(argv: list[str]) -> int:
-    files = rendered()
+def write_or_check(files: dict[str, str], script: str, argv: list[str]) -> int:
+    """Write `files` into imptools/schemas, or with `--check` list those that differ (exit status 1)."""
     if argv[1:] == ["--check"]:
         stale = [n for n, text in files.items() if not (OUT / n).exists() or (OUT / n).read_text("utf-8") != text]
         for n in stale:
-            print(f"imptools/schemas/{n} is not what scripts/json_schemas.py writes")
+            print(f"imptools/schemas/{n} is not what {script} writes")
         return 1 if stale else 0
     OUT.mkdir(exist_ok=True)
     for n, text in files.items():
         (OUT / n).write_text(text, encoding="utf-8")
     return 0
+
+
+def main(argv: list[str]) -> int:
+    return write_or_check(rendered(), "scripts/json_schemas.py", argv)
 
 
 if __name__ == "__main__":
