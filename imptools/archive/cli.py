@@ -453,11 +453,17 @@ def site(
 
       imp archive site --db club.sqlite --title "Thursday club" /var/www/club/
     """
-    from imptools.archive.site import build
+    from imptools.archive.site import build, count_pages
 
-    with _archive(db) as conn:
+    with _archive(db) as conn, shell.progress(count_pages(conn)) as progress:
+        bar = progress.add_task("writing the site", total=count_pages(conn)) if progress else None
+
+        def done(page: str) -> None:
+            if progress:
+                progress.update(bar, advance=1, description=page)
+
         try:
-            summary = build(conn, Path(out), title)
+            summary = build(conn, Path(out), title, done)
         except OSError as exc:
             shell.error(f"cannot write the site into {out}: {exc.strerror or exc}")
             raise typer.Exit(EXIT_FOUND) from None

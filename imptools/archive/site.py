@@ -20,7 +20,7 @@ import os
 import re
 import sqlite3
 from collections import Counter, defaultdict
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -519,8 +519,19 @@ def _relative(path: str, every: Sequence[GameRow]) -> str:
         return path
 
 
-def build(conn: sqlite3.Connection, out: Path, club: str = "Club archive") -> SiteSummary:
-    """Write the site into `out` (made if missing; files of the same names are replaced, others left alone)."""
+def count_pages(conn: sqlite3.Connection) -> int:
+    """How many pages `build` will write (for a progress bar)."""
+    row = conn.execute(
+        "SELECT (SELECT count(DISTINCT canonical_sha256) FROM games), (SELECT count(DISTINCT name) FROM players)"
+    ).fetchone()
+    return 3 + int(row[0]) + int(row[1])
+
+
+def build(
+    conn: sqlite3.Connection, out: Path, club: str = "Club archive", done: Callable[[str], None] | None = None
+) -> SiteSummary:
+    """Write the site into `out` (made if missing; files of the same names are replaced, others left alone);
+    `done` is told each page's path, relative to `out`, once it is written."""
     every = games(conn, Filters())
     rows = [r for r in every if r.original]
     names = sorted({p for r in every for p in r.players}, key=lambda n: (n.casefold(), n))
@@ -536,7 +547,10 @@ def build(conn: sqlite3.Connection, out: Path, club: str = "Club archive") -> Si
 
     def write(relative: str, text: str) -> None:
         (out / relative).write_text(text, encoding="utf-8")
-        summary.pages += relative.endswith(".html")
+        if relative.endswith(".html"):
+            summary.pages += 1
+            if done is not None:
+                done(relative)
 
     write("site.css", resources.files(__package__).joinpath("site.css").read_text(encoding="utf-8"))
     write("index.html", index_page(conn, rows, links, club))
