@@ -32,7 +32,8 @@ app = typer.Typer(
         "  imp archive standings --game botifarra --since 2026-03-01\n\n"
         '  imp archive find --player Adam --event "Thursday club" -o adam.imp\n\n'
         "  imp archive dupes --json\n\n"
-        "  imp archive player Adam"
+        "  imp archive player Adam\n\n"
+        "  imp archive site club-site/"
     ),
     cls=HelpGroup,
     no_args_is_help=True,
@@ -422,6 +423,62 @@ def player(
                 f"{f['code']} {f['count']} ({f['per_100_hands']:.2f} per 100 hands)" for f in record["findings"]
             )
         )
+
+
+# --------------------------------------------------------------------------- site
+
+
+@app.command(cls=HelpCommand)
+def site(
+    out: Annotated[str, typer.Argument(metavar="OUT/", help="The folder to write the site into (made if missing).")],
+    db: DbOpt = DEFAULT_DB,
+    title: Annotated[
+        str, typer.Option("--title", metavar="TEXT", help="The club's name, at the top of every page.")
+    ] = "Club archive",
+) -> None:
+    """Write the archive as a static site: standings, a page per player with charts, every game's replay page.
+
+    OUT/index.html holds the standings per game, over all seasons and season
+    by season (a season is the year of the Date tag); games.html lists every
+    game kept, each linked to its replay page (the page imp replay --html
+    writes; a copy links to its original's); players.html leads to a page per
+    player with his record, partners and opponents, two charts (points over
+    time, finishing positions) and his games. No script, font or style comes
+    from the network: open OUT from disk or put it on any web server. Files of
+    the site's names in OUT are replaced; other files there are left alone.
+
+    Examples:
+
+      imp archive site club-site/
+
+      imp archive site --db club.sqlite --title "Thursday club" /var/www/club/
+    """
+    from imptools.archive.site import build, count_pages
+
+    with _archive(db) as conn, shell.progress(count_pages(conn)) as progress:
+        bar = progress.add_task("writing the site", total=count_pages(conn)) if progress else None
+
+        def done(page: str) -> None:
+            if progress:
+                progress.update(bar, advance=1, description=page)
+
+        try:
+            summary = build(conn, Path(out), title, done)
+        except OSError as exc:
+            shell.error(f"cannot write the site into {out}: {exc.strerror or exc}")
+            raise typer.Exit(EXIT_FOUND) from None
+    print(
+        f"{_count(summary.pages, 'page')} ({_count(summary.players, 'player')}, {_count(summary.games, 'game')}) "
+        f"written to {out}; open {Path(out) / 'index.html'}"
+    )
+    for where in summary.replays_failed:
+        print(
+            f"{where}: no replay page (imptools could not replay it); its record is shown as written", file=sys.stderr
+        )
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n} {what}{'s' if n != 1 else ''}"
 
 
 def _games(n: int) -> str:
