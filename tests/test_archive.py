@@ -300,6 +300,41 @@ def test_what_is_not_an_archive_is_refused_without_a_traceback(tmp_path: Path) -
     assert out.returncode == 2 and "YYYY-MM-DD" in out.stderr
 
 
+def test_a_postgresql_database_that_is_no_archive_or_no_server_is_refused_without_a_traceback(
+    postgres: Any, club: Club
+) -> None:
+    import psycopg
+
+    other = postgres.database()
+    with psycopg.connect(other, autocommit=True) as conn:
+        conn.execute("CREATE TABLE accounts (id INTEGER)")
+    out = imp("archive", "add", "--db", other, str(club.root / club.copied))
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "not an imp archive" in out.stderr
+    with psycopg.connect(other) as conn:  # not touched
+        tables = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+        assert [r[0] for r in tables] == ["accounts"]
+    empty = postgres.database()
+    out = imp("archive", "find", "--db", empty)
+    assert out.returncode == 2 and "no archive" in out.stderr
+    # a server that is not there, and a password that is never printed
+    nowhere = f"postgresql://club:secret@127.0.0.1:{free_port()}/imp"
+    out = imp("archive", "standings", "--db", nowhere)
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "cannot open the archive" in out.stderr
+    assert "secret" not in out.stderr and "club:***@127.0.0.1" in out.stderr
+    added = run_json("archive", "add", "--db", empty, "--json", str(club.root / club.copied))
+    assert added["added"] == 1
+    out = imp("archive", "add", "--db", empty.replace("imp@", "imp:hidden@"), str(club.root / club.copied))
+    assert out.returncode == 0 and "hidden" not in out.stdout and "1 unchanged" in out.stdout
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
 def test_the_schema_is_versioned_and_a_newer_archive_is_refused(tmp_path: Path) -> None:
     db = tmp_path / "a.sqlite"
     conn = connect(db)
