@@ -1,4 +1,7 @@
-"""`imp archive` on a folder of simulated club nights, run as a user runs it: subprocesses, real files, SQLite.
+"""`imp archive` on a folder of simulated club nights, run as a user runs it: subprocesses, real files, and a real
+database: SQLite, and PostgreSQL (a server the tests start, see the `postgres` fixture in conftest.py).
+
+The tests that take `archive` or `new_db` run on both databases.
 
 The folder holds three games over two seasons, several dates and events, a file
 of two games, a copy of a night with comments added, and a night with mistakes.
@@ -18,6 +21,7 @@ import subprocess
 import sys
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -125,10 +129,28 @@ def club(tmp_path_factory: pytest.TempPathFactory) -> Club:
     return Club(root, tuple(nights), "2026/copy.imp", "2025/autumn-1.imp", "2026/mistakes.imp")
 
 
+@pytest.fixture(scope="module", params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """The database the archive is kept in."""
+    return str(request.param)
+
+
+def make_db(backend: str, request: pytest.FixtureRequest, folder: Path, name: str) -> str:
+    """A new, empty archive on `backend`: an SQLite file in `folder`, or a database on the test server."""
+    if backend == "sqlite":
+        return str(folder / f"{name}.sqlite")
+    return str(request.getfixturevalue("postgres").database())
+
+
+@pytest.fixture
+def new_db(backend: str, request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str], str]:
+    return lambda name: make_db(backend, request, tmp_path, name)
+
+
 @pytest.fixture(scope="module")
-def archive(club: Club, tmp_path_factory: pytest.TempPathFactory) -> Path:
-    db = tmp_path_factory.mktemp("db") / "club.sqlite"
-    out = imp("archive", "add", "--db", str(db), "--json", str(club.root))
+def archive(club: Club, backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> str:
+    db = make_db(backend, request, tmp_path_factory.mktemp("db"), "club")
+    out = imp("archive", "add", "--db", db, "--json", str(club.root))
     assert out.returncode == 0, out.stderr
     return db
 
@@ -142,8 +164,8 @@ def run_json(*args: str) -> Any:
 # --------------------------------------------------------------------------- add
 
 
-def test_add_keeps_every_game_and_adding_again_adds_nothing(club: Club, tmp_path: Path) -> None:
-    db = tmp_path / "a.sqlite"
+def test_add_keeps_every_game_and_adding_again_adds_nothing(club: Club, new_db: Callable[[str], str]) -> None:
+    db = new_db("a")
     first = run_json("archive", "add", "--db", str(db), "--json", str(club.root))
     assert first["format"] == "imp-archive-add" and first["version"] == 1
     assert (first["added"], first["updated"], first["unchanged"]) == (len(club.nights), 0, 0)
@@ -151,13 +173,14 @@ def test_add_keeps_every_game_and_adding_again_adds_nothing(club: Club, tmp_path
     assert first["duplicates"] == 1  # the copy of autumn-1 (whichever of the two came second)
     again = run_json("archive", "add", "--db", str(db), "--json", str(club.root))
     assert (again["added"], again["updated"], again["unchanged"], again["duplicates"]) == (0, 0, len(club.nights), 0)
-    with sqlite3.connect(db) as conn:
-        assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == len(club.nights)
+    conn = connect(db, create=False)
+    assert conn.execute("SELECT count(*) FROM games").fetchone()[0] == len(club.nights)
+    conn.close()
 
 
-def test_each_game_keeps_its_source_text_tags_scores_and_findings(club: Club, archive: Path) -> None:
+def test_each_game_keeps_its_source_text_tags_scores_and_findings(club: Club, archive: str) -> None:
     scored = run_json("score", "--json", str(club.root))
-    conn = sqlite3.connect(archive)
+    conn = connect(archive, create=False)
     noted = 0
     for g in scored["games"]:
         path = os.path.abspath(g["path"])
@@ -210,10 +233,12 @@ def test_each_game_keeps_its_source_text_tags_scores_and_findings(club: Club, ar
     conn.close()
 
 
-def test_a_changed_file_is_updated_game_by_game_and_removed_files_are_pruned(club: Club, tmp_path: Path) -> None:
+def test_a_changed_file_is_updated_game_by_game_and_removed_files_are_pruned(
+    club: Club, tmp_path: Path, new_db: Callable[[str], str]
+) -> None:
     root = tmp_path / "seasons"
     shutil.copytree(club.root, root)
-    db = str(tmp_path / "a.sqlite")
+    db = new_db("a")
     run_json("archive", "add", "--db", db, "--json", str(root))
     # a comment added to the second game of spring-1: that game is updated, the first is unchanged
     spring = root / "2026/spring-1.imp"
@@ -229,11 +254,10 @@ def test_a_changed_file_is_updated_game_by_game_and_removed_files_are_pruned(clu
     found = run_json("archive", "find", "--db", db, "--json")
     assert len(found["games"]) == len(club.nights) - 1
     assert all(not g["path"].endswith("autumn-2.imp") for g in found["games"])
-    with sqlite3.connect(db) as conn:  # nothing of the file is left behind
-        assert conn.execute("SELECT count(*) FROM findings WHERE game_id NOT IN (SELECT id FROM games)").fetchone() == (
-            0,
-        )
-        assert conn.execute("SELECT count(*) FROM hands WHERE game_id NOT IN (SELECT id FROM games)").fetchone() == (0,)
+    conn = connect(db, create=False)  # nothing of the file is left behind
+    assert conn.execute("SELECT count(*) FROM findings WHERE game_id NOT IN (SELECT id FROM games)").fetchone() == (0,)
+    assert conn.execute("SELECT count(*) FROM hands WHERE game_id NOT IN (SELECT id FROM games)").fetchone() == (0,)
+    conn.close()
 
 
 def test_standard_input_and_broken_inputs_never_stop_the_batch(club: Club, tmp_path: Path) -> None:
@@ -274,6 +298,41 @@ def test_what_is_not_an_archive_is_refused_without_a_traceback(tmp_path: Path) -
     assert not (tmp_path / "none.sqlite").exists()
     out = imp("archive", "find", "--db", str(other), "--since", "last spring")
     assert out.returncode == 2 and "YYYY-MM-DD" in out.stderr
+
+
+def test_a_postgresql_database_that_is_no_archive_or_no_server_is_refused_without_a_traceback(
+    postgres: Any, club: Club
+) -> None:
+    import psycopg
+
+    other = postgres.database()
+    with psycopg.connect(other, autocommit=True) as conn:
+        conn.execute("CREATE TABLE accounts (id INTEGER)")
+    out = imp("archive", "add", "--db", other, str(club.root / club.copied))
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "not an imp archive" in out.stderr
+    with psycopg.connect(other) as conn:  # not touched
+        tables = conn.execute("SELECT table_name FROM information_schema.tables WHERE table_schema = 'public'")
+        assert [r[0] for r in tables] == ["accounts"]
+    empty = postgres.database()
+    out = imp("archive", "find", "--db", empty)
+    assert out.returncode == 2 and "no archive" in out.stderr
+    # a server that is not there, and a password that is never printed
+    nowhere = f"postgresql://club:secret@127.0.0.1:{free_port()}/imp"
+    out = imp("archive", "standings", "--db", nowhere)
+    assert out.returncode == 2 and "Traceback" not in out.stderr and "cannot open the archive" in out.stderr
+    assert "secret" not in out.stderr and "club:***@127.0.0.1" in out.stderr
+    added = run_json("archive", "add", "--db", empty, "--json", str(club.root / club.copied))
+    assert added["added"] == 1
+    out = imp("archive", "add", "--db", empty.replace("imp@", "imp:hidden@"), str(club.root / club.copied))
+    assert out.returncode == 0 and "hidden" not in out.stdout and "1 unchanged" in out.stdout
+
+
+def free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def test_the_schema_is_versioned_and_a_newer_archive_is_refused(tmp_path: Path) -> None:
@@ -317,7 +376,26 @@ def test_imp_validate_does_not_import_the_archive(club: Club) -> None:
 # --------------------------------------------------------------------------- interrupted
 
 
-def test_an_add_killed_midway_is_completed_by_the_next_one(club: Club, tmp_path: Path) -> None:
+def files_written(db: str) -> int:
+    """How many files an `add` under way has committed, read without taking any lock (0 before the tables exist)."""
+    if db.startswith("postgresql://"):
+        import psycopg
+
+        try:
+            with psycopg.connect(db, connect_timeout=5) as conn:
+                return int(conn.execute("SELECT count(*) FROM files").fetchone()[0])  # type: ignore[index]
+        except psycopg.Error:
+            return 0
+    try:
+        with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as lite:
+            return int(lite.execute("SELECT count(*) FROM files").fetchone()[0])
+    except sqlite3.Error:
+        return 0
+
+
+def test_an_add_killed_midway_is_completed_by_the_next_one(
+    club: Club, tmp_path: Path, new_db: Callable[[str], str]
+) -> None:
     """SIGKILL to the whole `add` (a power cut) mid-way, then `add` again: the archive of a clean build (made
     in one process, where the interrupted one judged in a pool)."""
     root = tmp_path / "many"
@@ -327,9 +405,9 @@ def test_an_add_killed_midway_is_completed_by_the_next_one(club: Club, tmp_path:
         text = bases[k % len(bases)].replace('[Date "', f'[Round "{k}"]\n[Date "', 1)
         (root / f"night-{k:03d}.imp").write_text(text, encoding="utf-8")
     assert sum(p.stat().st_size for p in root.iterdir()) >= POOL_FROM  # judged in a pool, written in order
-    db = tmp_path / "killed.sqlite"
+    db = new_db("killed")
     proc = subprocess.Popen(
-        [sys.executable, "-m", "imptools", "archive", "add", "--jobs", "2", "--db", str(db), str(root)],
+        [sys.executable, "-m", "imptools", "archive", "add", "--jobs", "2", "--db", db, str(root)],
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
         start_new_session=True,
@@ -337,11 +415,7 @@ def test_an_add_killed_midway_is_completed_by_the_next_one(club: Club, tmp_path:
     done_at_kill = 0
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        try:
-            with sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=1) as conn:
-                done_at_kill = conn.execute("SELECT count(*) FROM files").fetchone()[0]
-        except sqlite3.Error:
-            done_at_kill = 0
+        done_at_kill = files_written(db)
         if done_at_kill >= 20:
             os.killpg(proc.pid, signal.SIGKILL)
             break
@@ -349,17 +423,17 @@ def test_an_add_killed_midway_is_completed_by_the_next_one(club: Club, tmp_path:
     proc.wait(timeout=60)
     assert proc.returncode == -signal.SIGKILL, "the add finished before it could be interrupted"
     assert 20 <= done_at_kill < 500
-    with sqlite3.connect(db) as conn:  # what was committed is whole: every file has all its games
-        files = conn.execute("SELECT count(*) FROM files").fetchone()[0]
-        assert files < 500
-        assert conn.execute(
-            "SELECT count(*) FROM files f WHERE f.games != (SELECT count(*) FROM games g WHERE g.file_id = f.id)"
-        ).fetchone() == (0,)
-    with sqlite3.connect(db) as conn:
-        kept = conn.execute("SELECT count(*) FROM games").fetchone()[0]
-    resumed = run_json("archive", "add", "--jobs", "2", "--db", str(db), "--json", str(root))
-    clean = tmp_path / "clean.sqlite"
-    built = run_json("archive", "add", "--jobs", "1", "--db", str(clean), "--json", str(root))
+    conn = connect(db, create=False)  # what was committed is whole: every file has all its games
+    files = conn.execute("SELECT count(*) FROM files").fetchone()[0]
+    assert files < 500
+    assert conn.execute(
+        "SELECT count(*) FROM files f WHERE f.games != (SELECT count(*) FROM games g WHERE g.file_id = f.id)"
+    ).fetchone() == (0,)
+    kept = conn.execute("SELECT count(*) FROM games").fetchone()[0]
+    conn.close()
+    resumed = run_json("archive", "add", "--jobs", "2", "--db", db, "--json", str(root))
+    clean = new_db("clean")
+    built = run_json("archive", "add", "--jobs", "1", "--db", clean, "--json", str(root))
     assert resumed["unchanged"] == kept and resumed["added"] > 0
     assert resumed["added"] + resumed["unchanged"] == built["added"] and resumed["files"] == 500
     a, b = connect(db), connect(clean)
@@ -373,7 +447,7 @@ def test_an_add_killed_midway_is_completed_by_the_next_one(club: Club, tmp_path:
 
 
 @pytest.mark.parametrize("kind", ["bottle-imp", "botifarra", "ninety-nine"])
-def test_standings_are_the_sums_of_imp_score_over_distinct_games(club: Club, archive: Path, kind: str) -> None:
+def test_standings_are_the_sums_of_imp_score_over_distinct_games(club: Club, archive: str, kind: str) -> None:
     scored = run_json("score", "--json", str(club.root))
     kinds = {(club.path(n), n.index): n for n in club.nights}
     expected: dict[str, dict[str, int]] = {}
@@ -396,7 +470,7 @@ def test_standings_are_the_sums_of_imp_score_over_distinct_games(club: Club, arc
     assert [r["points"] for r in doc["rows"]] == sorted((r["points"] for r in doc["rows"]), reverse=True)
 
 
-def test_standings_per_pair_in_partnerships_and_filters(club: Club, archive: Path) -> None:
+def test_standings_per_pair_in_partnerships_and_filters(club: Club, archive: str) -> None:
     scored = run_json("score", "--json", str(club.root / "2025/autumn-2.imp"), str(club.root / "2026/spring-2.imp"))
     doc = run_json("archive", "standings", "--db", str(archive), "--game", "botifarra", "--json")
     pairs = {r["player"]: r for r in doc["pairs"]}
@@ -443,7 +517,7 @@ def test_standings_per_pair_in_partnerships_and_filters(club: Club, archive: Pat
         (["--player", "Zoe"], lambda n: False),
     ],
 )
-def test_find_returns_exactly_the_matching_games(club: Club, archive: Path, args: list[str], wanted: Any) -> None:
+def test_find_returns_exactly_the_matching_games(club: Club, archive: str, args: list[str], wanted: Any) -> None:
     doc = run_json("archive", "find", "--db", str(archive), "--json", *args)
     assert doc["format"] == "imp-archive-find" and doc["version"] == 1
     got = sorted((g["path"], g["game"]) for g in doc["games"])
@@ -452,7 +526,7 @@ def test_find_returns_exactly_the_matching_games(club: Club, archive: Path, args
         assert set(g) >= {"path", "game", "date", "event", "players", "totals"}
 
 
-def test_find_writes_the_matching_games_as_one_record_file(club: Club, archive: Path, tmp_path: Path) -> None:
+def test_find_writes_the_matching_games_as_one_record_file(club: Club, archive: str, tmp_path: Path) -> None:
     out_file = tmp_path / "thursday.imp"
     out = imp(
         "archive", "find", "--db", str(archive), "--event", "Thursday", "--game", "bottle-imp", "-o", str(out_file)
@@ -475,7 +549,7 @@ def test_find_writes_the_matching_games_as_one_record_file(club: Club, archive: 
 # --------------------------------------------------------------------------- dupes
 
 
-def test_dupes_finds_exactly_the_copy_whatever_its_comments(club: Club, archive: Path) -> None:
+def test_dupes_finds_exactly_the_copy_whatever_its_comments(club: Club, archive: str) -> None:
     doc = run_json("archive", "dupes", "--db", str(archive), "--json")
     assert doc["format"] == "imp-archive-dupes" and doc["version"] == 1
     assert doc["duplicates"] == [
@@ -488,7 +562,7 @@ def test_dupes_finds_exactly_the_copy_whatever_its_comments(club: Club, archive:
     assert text.returncode == 0 and "copy " in text.stdout
 
 
-def test_a_game_with_one_card_changed_is_not_a_copy(club: Club, tmp_path: Path) -> None:
+def test_a_game_with_one_card_changed_is_not_a_copy(club: Club, tmp_path: Path, new_db: Callable[[str], str]) -> None:
     original = (club.root / club.copied).read_text(encoding="utf-8")
     lines = original.splitlines(keepends=True)
     at = next(i for i, line in enumerate(lines) if line.startswith("1. "))
@@ -498,7 +572,7 @@ def test_a_game_with_one_card_changed_is_not_a_copy(club: Club, tmp_path: Path) 
     (tmp_path / "a.imp").write_text(original, encoding="utf-8")
     (tmp_path / "b.imp").write_text("".join(lines), encoding="utf-8")
     (tmp_path / "c.imp").write_text(original.replace("Thursday club", "Friday club"), encoding="utf-8")
-    db = str(tmp_path / "a.sqlite")
+    db = new_db("a")
     run_json("archive", "add", "--db", db, "--json", str(tmp_path))
     doc = run_json("archive", "dupes", "--db", db, "--json")
     assert doc["duplicates"] == [
@@ -526,7 +600,7 @@ def test_help_has_examples_for_every_subcommand_and_nothing_of_the_python_behind
 # --------------------------------------------------------------------------- player
 
 
-def test_a_players_record_by_game_season_partners_opponents_and_findings(club: Club, archive: Path) -> None:
+def test_a_players_record_by_game_season_partners_opponents_and_findings(club: Club, archive: str) -> None:
     scored = run_json("score", "--json", str(club.root))
     nights = {(club.path(n), n.index): n for n in club.nights}
     by_game: dict[str, dict[str, int]] = {}
@@ -615,7 +689,7 @@ def test_a_progress_bar_on_a_terminal_only_and_without_colour_under_no_color(clu
 # --------------------------------------------------------------------------- the JSON documents' schemas
 
 
-def test_the_archive_schemas_are_shipped_and_real_documents_meet_them(club: Club, archive: Path) -> None:
+def test_the_archive_schemas_are_shipped_and_real_documents_meet_them(club: Club, archive: str) -> None:
     import importlib.resources
     import importlib.util
 

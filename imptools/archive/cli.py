@@ -6,7 +6,6 @@ archive is imported by any other command.
 
 from __future__ import annotations
 
-import sqlite3
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +14,7 @@ from typing import Annotated, Any
 
 import typer
 
+from imptools.archive.db import Db
 from imptools.archive.queries import Filters
 from imptools.archive.schema import ArchiveError, connect
 from imptools.cli import output as shell
@@ -26,7 +26,8 @@ app = typer.Typer(
     help=(
         "Keep a club's records in one database (SQLite), and ask it for standings, games and duplicates.\n\n"
         "The archive is imp-archive.sqlite in the current folder, or the file named by --db or by the "
-        "IMP_ARCHIVE environment variable.\n\n"
+        "IMP_ARCHIVE environment variable; a postgresql://... address there keeps it in PostgreSQL "
+        "(pip install 'imptools-cards[postgres]').\n\n"
         "Examples:\n\n"
         "  imp archive add seasons/\n\n"
         "  imp archive standings --game botifarra --since 2026-03-01\n\n"
@@ -50,7 +51,7 @@ DbOpt = Annotated[
         "--db",
         envvar="IMP_ARCHIVE",
         metavar="FILE",
-        help="The archive, an SQLite file (IMP_ARCHIVE in the environment, when set).",
+        help="The archive: an SQLite file, or a postgresql:// address (IMP_ARCHIVE in the environment, when set).",
     ),
 ]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print one JSON object instead of text.")]
@@ -67,7 +68,7 @@ EventOpt = Annotated[
 
 
 @contextmanager
-def _archive(db: str, create: bool = False) -> Iterator[sqlite3.Connection]:
+def _archive(db: str, create: bool = False) -> Iterator[Db]:
     """The archive open, or a message and exit status 2; a database failure on the way is one too."""
     try:
         conn = connect(db, create=create)
@@ -76,11 +77,18 @@ def _archive(db: str, create: bool = False) -> Iterator[sqlite3.Connection]:
         raise typer.Exit(EXIT_UNREADABLE) from None
     try:
         yield conn
-    except sqlite3.Error as exc:
-        shell.error(f"{db}: the archive failed: {exc}")
+    except conn.errors as exc:
+        shell.error(f"{_shown(db)}: the archive failed: {exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
     finally:
         conn.close()
+
+
+def _shown(db: str) -> str:
+    """The archive's name as it may be printed: a database address without its password."""
+    from imptools.archive.schema import hide_password
+
+    return hide_password(db)
 
 
 def _date(value: str | None, option: str) -> str | None:
@@ -165,7 +173,7 @@ def add(
         print(
             f"{summary.added} added, {summary.updated} updated, {summary.unchanged} unchanged, "
             f"{summary.duplicates} duplicate{'s' if summary.duplicates != 1 else ''} "
-            f"({summary.files} file{'s' if summary.files != 1 else ''}) in {db}"
+            f"({summary.files} file{'s' if summary.files != 1 else ''}) in {_shown(db)}"
         )
         for path in summary.pruned:
             print(f"pruned {path}")

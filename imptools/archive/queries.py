@@ -9,10 +9,11 @@ order the files were added in.
 from __future__ import annotations
 
 import re
-import sqlite3
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
+
+from imptools.archive.db import SQLITE, Db, Dialect
 
 _ISO = re.compile(r"\d{4}-\d{2}-\d{2}")
 
@@ -29,8 +30,8 @@ class Filters:
     players: tuple[str, ...] = ()
     finding: str | None = None
 
-    def where(self) -> tuple[str, list[Any]]:
-        """The SQL condition on `games g` (and its parameters)."""
+    def where(self, dialect: Dialect = SQLITE) -> tuple[str, list[Any]]:
+        """The SQL condition on `games g` (and its parameters), in `dialect`."""
         parts: list[str] = []
         args: list[Any] = []
         if self.game is not None:
@@ -40,7 +41,7 @@ class Filters:
             parts.append("g.variant = ?")
             args.append(self.variant)
         if self.since is not None or self.until is not None:  # a Date that is no date matches no date filter
-            parts.append("g.date GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]'")
+            parts.append(dialect.iso_date.format(col="g.date"))
         if self.since is not None:
             parts.append("g.date >= ?")
             args.append(self.since)
@@ -48,7 +49,7 @@ class Filters:
             parts.append("g.date <= ?")
             args.append(self.until)
         if self.event is not None:
-            parts.append("instr(lower(g.event), lower(?)) > 0")
+            parts.append(dialect.contains.format(hay="lower(g.event)"))
             args.append(self.event)
         for name in self.players:
             parts.append("EXISTS (SELECT 1 FROM players p WHERE p.game_id = g.id AND p.name = ?)")
@@ -56,7 +57,7 @@ class Filters:
         if self.finding is not None:
             parts.append("EXISTS (SELECT 1 FROM findings x WHERE x.game_id = g.id AND x.code = ?)")
             args.append(self.finding)
-        return (" AND ".join(parts) or "1"), args
+        return (" AND ".join(parts) or "1 = 1"), args
 
 
 _GAMES = """
@@ -87,9 +88,9 @@ class GameRow:
     hands: int = 0
 
 
-def games(conn: sqlite3.Connection, filters: Filters, distinct: bool = False) -> list[GameRow]:
+def games(conn: Db, filters: Filters, distinct: bool = False) -> list[GameRow]:
     """The games matching `filters` by date, path and position (only originals when `distinct`)."""
-    where, args = filters.where()
+    where, args = filters.where(conn.dialect)
     # the copies are numbered among all games, then filtered, so the original stays the original
     sql = f"SELECT * FROM ({_GAMES}) AS a WHERE a.id IN (SELECT g.id FROM games g WHERE {where})"
     if distinct:
@@ -136,7 +137,7 @@ def games(conn: sqlite3.Connection, filters: Filters, distinct: bool = False) ->
     return out
 
 
-def game_kinds(conn: sqlite3.Connection) -> list[str]:
+def game_kinds(conn: Db) -> list[str]:
     """The games (`Game` tags) the archive holds, in order."""
     return [r[0] for r in conn.execute("SELECT DISTINCT game FROM games WHERE game IS NOT NULL ORDER BY game")]
 
@@ -163,7 +164,7 @@ def _sides(row: GameRow) -> list[tuple[str, ...]]:
     return [tuple(v) for _k, v in sorted(by.items())]
 
 
-def standings(conn: sqlite3.Connection, filters: Filters) -> dict[str, Any]:
+def standings(conn: Db, filters: Filters) -> dict[str, Any]:
     """Per player (and per pair where partnerships are fixed): games, hands, wins, points, average, rating.
 
     Points are the sum of the player's totals (as `imp score` gives them) over the
@@ -245,7 +246,7 @@ def _ratings(rows: list[GameRow]) -> dict[str, tuple[float, float]]:
     return {p: (float(r.mu), float(r.sigma)) for p, r in current.items()}
 
 
-def find(conn: sqlite3.Connection, filters: Filters) -> list[GameRow]:
+def find(conn: Db, filters: Filters) -> list[GameRow]:
     """Every game matching `filters` (copies included: each is a record of its own)."""
     return games(conn, filters)
 
@@ -280,7 +281,7 @@ def records_text(rows: list[GameRow]) -> str:
     return "".join(parts)
 
 
-def dupes(conn: sqlite3.Connection) -> dict[str, Any]:
+def dupes(conn: Db) -> dict[str, Any]:
     """Each game kept more than once: its original (first by path and position) and its copies."""
     groups: dict[str, list[tuple[str, int]]] = defaultdict(list)
     for digest, path, index in conn.execute(
@@ -301,7 +302,7 @@ def dupes(conn: sqlite3.Connection) -> dict[str, Any]:
     }
 
 
-def player(conn: sqlite3.Connection, name: str, filters: Filters) -> dict[str, Any] | None:
+def player(conn: Db, name: str, filters: Filters) -> dict[str, Any] | None:
     """A player's record over the distinct games he played: by game and by season (the year of the `Date`),
     his partners and opponents, and the findings about him per 100 of his hands; None if he played no game."""
     rows = [r for r in games(conn, Filters(**{**_fields(filters), "players": (name,)}), distinct=True)]

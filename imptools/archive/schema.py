@@ -8,9 +8,12 @@ describes every table and column.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from datetime import UTC, datetime
 from pathlib import Path
+
+from imptools.archive.db import POSTGRES, SQLITE, Db, is_postgres
 
 SCHEMA_VERSION = 1
 """The version of the schema this imptools writes and reads (the highest migration)."""
@@ -117,30 +120,33 @@ def _now() -> str:
     return datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
-def version(conn: sqlite3.Connection) -> int:
+def version(conn: Db) -> int:
     """The schema version of an open database: 0 for one that holds no archive yet."""
-    has = conn.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").fetchone()
-    if not has:
+    if not conn.has_table("migrations"):
         return 0
     row = conn.execute("SELECT max(version) FROM migrations").fetchone()
     return int(row[0] or 0)
 
 
-def connect(path: str | Path, create: bool = True) -> sqlite3.Connection:
-    """Open the archive at `path`, bringing its schema up to `SCHEMA_VERSION` (creating it if `create`).
+def connect(path: str | Path, create: bool = True) -> Db:
+    """Open the archive at `path` (an SQLite file, or a `postgresql://` address), bringing its schema up to
+    `SCHEMA_VERSION` (creating it if `create`).
 
     The connection is in autocommit mode: callers open their transactions with
-    `BEGIN IMMEDIATE` (see `imptools.archive.store`).
+    `conn.begin()` (see `imptools.archive.store`).
     """
+    if is_postgres(str(path)):
+        return _connect_postgres(str(path), create)
     if not create and not Path(path).exists():
         raise ArchiveError(f"{path}: no archive there (make one with imp archive add)")
     try:
-        conn = sqlite3.connect(path, isolation_level=None, timeout=30)
+        raw = sqlite3.connect(path, isolation_level=None, timeout=30)
     except sqlite3.Error as exc:
         raise ArchiveError(f"{path}: cannot open the archive ({exc})") from None
+    conn = Db(raw, SQLITE, (sqlite3.Error,))
     try:
         conn.execute("PRAGMA foreign_keys = ON")
-        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        tables = conn.tables()
         if tables and "migrations" not in tables:
             raise ArchiveError(f"{path}: an SQLite database that is not an imp archive; not touched")
         conn.execute("PRAGMA journal_mode = WAL")
@@ -155,8 +161,48 @@ def connect(path: str | Path, create: bool = True) -> sqlite3.Connection:
     return conn
 
 
-def _migrate(conn: sqlite3.Connection, path: str) -> None:
-    conn.execute("BEGIN IMMEDIATE")
+def _connect_postgres(url: str, create: bool) -> Db:
+    shown = hide_password(url)
+    try:
+        import psycopg
+    except ImportError:
+        raise ArchiveError(f"{shown}: a PostgreSQL archive needs psycopg (pip install 'imptools-cards[postgres]')") from None
+    try:
+        raw = psycopg.connect(url, autocommit=True, connect_timeout=30)
+    except (psycopg.Error, ValueError) as exc:
+        raise ArchiveError(f"{shown}: cannot open the archive ({str(exc).strip()})") from None
+    conn = Db(raw, POSTGRES, (psycopg.Error,))
+    try:
+        tables = conn.tables()
+        if tables and "migrations" not in tables:
+            raise ArchiveError(f"{shown}: a PostgreSQL database that is not an imp archive; not touched")
+        if not tables and not create:
+            raise ArchiveError(f"{shown}: no archive there (make one with imp archive add)")
+        _migrate(conn, shown)
+    except psycopg.Error as exc:
+        conn.close()
+        raise ArchiveError(f"{shown}: not an imp archive ({str(exc).strip()})") from None
+    except ArchiveError:
+        conn.close()
+        raise
+    return conn
+
+
+def hide_password(url: str) -> str:
+    """A database address as it may be shown: without its password.
+
+    >>> hide_password("postgresql://club:secret@db.example/imp")
+    'postgresql://club:***@db.example/imp'
+    """
+    return re.sub(r"^(\w+://[^:/@]*):[^@]*@", r"\1:***@", url)
+
+
+def _migrate(conn: Db, path: str) -> None:
+    if conn.dialect is POSTGRES:  # two first adds at once: the second waits, then finds the tables made
+        conn.begin()
+        conn.execute("SELECT pg_advisory_xact_lock(?)", (_LOCK,))
+    else:
+        conn.begin()
     try:
         conn.execute(
             "CREATE TABLE IF NOT EXISTS migrations ("
@@ -171,11 +217,14 @@ def _migrate(conn: sqlite3.Connection, path: str) -> None:
         for number, description, script in MIGRATIONS:
             if number <= have:
                 continue
-            for statement in script.split(";"):
+            for statement in conn.dialect.schema(script).split(";"):
                 if statement.strip():
                     conn.execute(statement)
             conn.execute("INSERT INTO migrations VALUES (?, ?, ?)", (number, description, _now()))
-        conn.execute("COMMIT")
+        conn.commit()
     except BaseException:
-        conn.execute("ROLLBACK")
+        conn.rollback()
         raise
+
+
+_LOCK = 0x696D70  # "imp": the advisory lock that makes migrating an archive one at a time

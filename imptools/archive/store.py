@@ -4,7 +4,7 @@ A file whose bytes hash as the archive has them is not read again. A changed
 file is read and judged whole, and its games compared one by one: a game whose
 text is unchanged keeps its rows, a changed one is replaced, a game the file no
 longer holds is removed. Each file is written in one transaction (`BEGIN
-IMMEDIATE` ... `COMMIT`), so an `add` stopped at any point (killed, power cut)
+IMMEDIATE` ... `COMMIT` on SQLite), so an `add` stopped at any point (killed, power cut)
 leaves every file either as it was or as it is now, and the next `add` does the rest.
 """
 
@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import sqlite3
 import sys
 from collections import deque
 from collections.abc import Callable, Iterator
@@ -21,6 +20,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from imptools.archive.db import Db
 from imptools.archive.extract import FileRecord, GameRecord, extract, sha256
 from imptools.files import shown
 from imptools.findings import INTERNAL
@@ -97,7 +97,7 @@ def _now() -> str:
 
 
 def add(
-    conn: sqlite3.Connection,
+    conn: Db,
     paths: list[str],
     jobs: int = 1,
     unreadable: Callable[[str, str], None] | None = None,
@@ -157,16 +157,16 @@ def _in_pool(work: Iterator[_Work], jobs: int) -> Iterator[FileRecord]:
             yield pending.popleft().result()
 
 
-def write_file(conn: sqlite3.Connection, record: FileRecord, summary: AddSummary) -> None:
+def write_file(conn: Db, record: FileRecord, summary: AddSummary) -> None:
     """Store one file's games in one transaction, counting into `summary`."""
-    conn.execute("BEGIN IMMEDIATE")
+    conn.begin()
     try:
         row = conn.execute("SELECT id FROM files WHERE path = ?", (record.path,)).fetchone()
         if row is None:
-            file_id = conn.execute(
+            file_id = conn.insert(
                 "INSERT INTO files (path, sha256, size, games, added_at) VALUES (?, ?, ?, ?, ?)",
                 (record.path, record.sha256, record.size, len(record.games), _now()),
-            ).lastrowid
+            )
             old: dict[int, tuple[int, str]] = {}
         else:
             file_id = row[0]
@@ -180,7 +180,6 @@ def write_file(conn: sqlite3.Connection, record: FileRecord, summary: AddSummary
                     "SELECT id, game_index, text_sha256 FROM games WHERE file_id = ?", (file_id,)
                 )
             }
-        assert file_id is not None
         for game in record.games:
             before = old.pop(game.index, None)
             if before is not None and before[1] == game.text_sha256:
@@ -205,15 +204,15 @@ def write_file(conn: sqlite3.Connection, record: FileRecord, summary: AddSummary
         for f in record.internal:
             _insert_finding(conn, file_id, None, f)
         summary.internal += len(record.internal)
-        conn.execute("COMMIT")
+        conn.commit()
     except BaseException:
-        conn.execute("ROLLBACK")
+        conn.rollback()
         raise
 
 
-def _insert_game(conn: sqlite3.Connection, file_id: int, game: GameRecord) -> int:
+def _insert_game(conn: Db, file_id: int, game: GameRecord) -> int:
     errors = sum(1 for f in game.findings if f["severity"] == "error")
-    game_id = conn.execute(
+    game_id = conn.insert(
         "INSERT INTO games (file_id, game_index, line, text, text_sha256, canonical_sha256, game, variant, date, "
         "event, rules_checked, over, errors, warnings) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (
@@ -232,8 +231,7 @@ def _insert_game(conn: sqlite3.Connection, file_id: int, game: GameRecord) -> in
             errors,
             len(game.findings) - errors,
         ),
-    ).lastrowid
-    assert game_id is not None
+    )
     conn.executemany("INSERT INTO tags VALUES (?, ?, ?, ?)", [(game_id, i, n, v) for i, (n, v) in enumerate(game.tags)])
     side_of = {p: k for k, side in enumerate(game.sides) for p in side}
     conn.executemany(
@@ -248,7 +246,8 @@ def _insert_game(conn: sqlite3.Connection, file_id: int, game: GameRecord) -> in
         [(game_id, n, dealer, int(complete), int(scores is not None)) for n, dealer, complete, scores in game.hands],
     )
     conn.executemany(
-        "INSERT OR REPLACE INTO scores VALUES (?, ?, ?, ?)",
+        "INSERT INTO scores VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (game_id, hand, player) DO UPDATE SET points = excluded.points",
         [(game_id, n, p, v) for n, _d, _c, scores in game.hands for p, v in (scores or {}).items()],
     )
     conn.executemany(
@@ -260,7 +259,7 @@ def _insert_game(conn: sqlite3.Connection, file_id: int, game: GameRecord) -> in
     return game_id
 
 
-def _insert_finding(conn: sqlite3.Connection, file_id: int, game_id: int | None, f: dict[str, Any]) -> None:
+def _insert_finding(conn: Db, file_id: int, game_id: int | None, f: dict[str, Any]) -> None:
     conn.execute(
         "INSERT INTO findings (file_id, game_id, code, severity, line, col, hand, trick, player, message) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -279,7 +278,7 @@ def _insert_finding(conn: sqlite3.Connection, file_id: int, game_id: int | None,
     )
 
 
-def prune(conn: sqlite3.Connection, roots: list[str], remove: bool) -> list[str]:
+def prune(conn: Db, roots: list[str], remove: bool) -> list[str]:
     """Archived files under `roots` (files or folders given to `add`) that are gone from disk; removed if `remove`."""
     keys = [archive_key(r) for r in roots if r != STDIN]
     gone = []
@@ -289,17 +288,17 @@ def prune(conn: sqlite3.Connection, roots: list[str], remove: bool) -> list[str]
         if any(path == k or path.startswith(k.rstrip(os.sep) + os.sep) for k in keys):
             gone.append(path)
     if remove and gone:
-        conn.execute("BEGIN IMMEDIATE")
+        conn.begin()
         try:
             conn.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in gone])
-            conn.execute("COMMIT")
+            conn.commit()
         except BaseException:
-            conn.execute("ROLLBACK")
+            conn.rollback()
             raise
     return gone
 
 
-def content(conn: sqlite3.Connection) -> list[tuple[Any, ...]]:
+def content(conn: Db) -> list[tuple[Any, ...]]:
     """Everything the archive holds about the records, without row ids or times, in a fixed order.
 
     Two archives built from the same files, in whatever way, have the same content.
