@@ -6,7 +6,6 @@ from __future__ import annotations
 import itertools
 import json
 import shutil
-import sqlite3
 import subprocess
 import sys
 import time
@@ -20,6 +19,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 
 from imptools.archive.queries import Filters, GameRow, games, standings
+from imptools.archive.schema import connect
 from imptools.archive.site import position, slug, unique_names
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
@@ -94,7 +94,7 @@ def site(archive: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def rows(archive: Path, distinct: bool = True) -> list[GameRow]:
-    conn = sqlite3.connect(archive)
+    conn = connect(archive, create=False)
     try:
         return games(conn, Filters(), distinct=distinct)
     finally:
@@ -192,7 +192,7 @@ def test_every_game_has_its_replay_page_and_copies_lead_to_the_original(site: Pa
 
 def test_the_standings_page_shows_the_numbers_of_the_standings_query(site: Path, archive: Path) -> None:
     tables = read_page(site / "index.html").tables
-    conn = sqlite3.connect(archive)
+    conn = connect(archive, create=False)
     try:
         expected: dict[tuple[str, str], dict[str, Any]] = {}
         for kind in ("bottle-imp", "botifarra", "ninety-nine"):

@@ -166,7 +166,9 @@ def _connect_postgres(url: str, create: bool) -> Db:
     try:
         import psycopg
     except ImportError:
-        raise ArchiveError(f"{shown}: a PostgreSQL archive needs psycopg (pip install 'imptools-cards[postgres]')") from None
+        raise ArchiveError(
+            f"{shown}: a PostgreSQL archive needs psycopg (pip install 'imptools-cards[postgres]')"
+        ) from None
     try:
         raw = psycopg.connect(url, autocommit=True, connect_timeout=30)
     except (psycopg.Error, ValueError) as exc:

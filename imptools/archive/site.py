@@ -18,7 +18,6 @@ import hashlib
 import html
 import os
 import re
-import sqlite3
 from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -26,6 +25,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from imptools.archive.db import Db
 from imptools.archive.queries import Filters, GameRow, game_kinds, games, player, season, standings, won
 
 
@@ -297,7 +297,7 @@ def standings_table(table: dict[str, Any], links: Links, kind: str, when: str) -
     return out
 
 
-def index_page(conn: sqlite3.Connection, rows: Sequence[GameRow], links: Links, club: str) -> str:
+def index_page(conn: Db, rows: Sequence[GameRow], links: Links, club: str) -> str:
     parts = [f'<h1>Standings</h1><p class="facts">{len(rows)} distinct games kept in the archive.</p>']
     kinds = game_kinds(conn)
     if kinds:
@@ -365,7 +365,7 @@ def players_page(names: Sequence[str], rows: Sequence[GameRow], links: Links, cl
     return _page("Players", f'<h1>Players</h1><ul class="plain players">{items}</ul>', "", club)
 
 
-def player_page(conn: sqlite3.Connection, name: str, rows: Sequence[GameRow], links: Links, club: str) -> str:
+def player_page(conn: Db, name: str, rows: Sequence[GameRow], links: Links, club: str) -> str:
     record = player(conn, name, Filters()) or {
         "games": [],
         "seasons": [],
@@ -501,7 +501,7 @@ def replay_html(row: GameRow) -> tuple[str, str | None]:
 # --------------------------------------------------------------------------- the build
 
 
-def _originals(conn: sqlite3.Connection, every: Sequence[GameRow]) -> dict[int, int]:
+def _originals(conn: Db, every: Sequence[GameRow]) -> dict[int, int]:
     """Each game's original (itself for an original): the copy of its canonical text first by path and position."""
     digest = dict(conn.execute("SELECT id, canonical_sha256 FROM games").fetchall())
     first: dict[str, int] = {}
@@ -519,7 +519,7 @@ def _relative(path: str, every: Sequence[GameRow]) -> str:
         return path
 
 
-def count_pages(conn: sqlite3.Connection) -> int:
+def count_pages(conn: Db) -> int:
     """How many pages `build` will write (for a progress bar)."""
     row = conn.execute(
         "SELECT (SELECT count(DISTINCT canonical_sha256) FROM games), (SELECT count(DISTINCT name) FROM players)"
@@ -527,9 +527,7 @@ def count_pages(conn: sqlite3.Connection) -> int:
     return 3 + int(row[0]) + int(row[1])
 
 
-def build(
-    conn: sqlite3.Connection, out: Path, club: str = "Club archive", done: Callable[[str], None] | None = None
-) -> SiteSummary:
+def build(conn: Db, out: Path, club: str = "Club archive", done: Callable[[str], None] | None = None) -> SiteSummary:
     """Write the site into `out` (made if missing; files of the same names are replaced, others left alone);
     `done` is told each page's path, relative to `out`, once it is written."""
     every = games(conn, Filters())
