@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import itertools
 import json
-import shutil
 import subprocess
 import sys
 import time
-import urllib.request
 from collections.abc import Iterator
 from html.parser import HTMLParser
 from pathlib import Path
@@ -17,12 +15,11 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 import pytest
+from headless import devtools_page
 
 from imptools.archive.queries import Filters, GameRow, games, standings
 from imptools.archive.schema import connect
 from imptools.archive.site import position, slug, unique_names
-
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 
 
 def imp(*args: str, cwd: Path | None = None) -> Any:
@@ -318,48 +315,12 @@ class Browser:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Browser]:
-    websocket = pytest.importorskip("websocket")
-    assert CHROMIUM is not None
-    proc = subprocess.Popen(
-        [
-            CHROMIUM,
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--no-first-run",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--window-size=1200,800",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        port_file = tmp_path / "profile" / "DevToolsActivePort"
-        deadline = time.monotonic() + 30
-        while not (port_file.exists() and port_file.read_text().strip()):
-            assert time.monotonic() < deadline and proc.poll() is None, "Chromium did not start"
-            time.sleep(0.1)
-        port = port_file.read_text().split()[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as answer:
-            pages = [t for t in json.load(answer) if t["type"] == "page"]
-        ws = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=20, suppress_origin=True)
-        try:
-            b = Browser(ws)
-            b.call("Runtime.enable")
-            b.call("Log.enable")
-            yield b
-        finally:
-            ws.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    pytest.importorskip("websocket")
+    with devtools_page(tmp_path / "profile", "1200,800") as ws:
+        b = Browser(ws)
+        b.call("Runtime.enable")
+        b.call("Log.enable")
+        yield b
 
 
 OVERFLOW = "window.innerWidth === 390 && document.documentElement.scrollWidth <= window.innerWidth"

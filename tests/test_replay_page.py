@@ -6,15 +6,13 @@ import base64
 import itertools
 import json
 import re
-import shutil
-import subprocess
 import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from headless import devtools_page
 
 from imptools.check import judge_game
 from imptools.present.replay_page import replay_page
@@ -25,7 +23,6 @@ websocket = pytest.importorskip("websocket")
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "samples"
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 pytestmark = pytest.mark.needs("chromium", "chromium-browser", "google-chrome", package="chromium")
 
 
@@ -79,44 +76,8 @@ class Browser:
 
 @pytest.fixture
 def browser(tmp_path: Path) -> Iterator[Browser]:
-    assert CHROMIUM is not None
-    proc = subprocess.Popen(
-        [
-            CHROMIUM,
-            "--headless=new",
-            "--no-sandbox",
-            "--disable-gpu",
-            "--hide-scrollbars",
-            "--no-first-run",
-            "--remote-debugging-address=127.0.0.1",
-            "--remote-debugging-port=0",
-            f"--user-data-dir={tmp_path / 'profile'}",
-            "--window-size=1000,700",
-            "about:blank",
-        ],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        port_file = tmp_path / "profile" / "DevToolsActivePort"
-        deadline = time.monotonic() + 30
-        while not (port_file.exists() and port_file.read_text().strip()):
-            assert time.monotonic() < deadline and proc.poll() is None, "Chromium did not start"
-            time.sleep(0.1)
-        port = port_file.read_text().split()[0]
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/json/list", timeout=10) as answer:
-            pages = [t for t in json.load(answer) if t["type"] == "page"]
-        ws = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=20, suppress_origin=True)
-        try:
-            yield Browser(ws)
-        finally:
-            ws.close()
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+    with devtools_page(tmp_path / "profile", "1000,700") as ws:
+        yield Browser(ws)
 
 
 def open_page(browser: Browser, tmp_path: Path, record: Path, where: str = "") -> None:
