@@ -91,3 +91,20 @@ def test_validate_into_a_pipe_imports_neither_typer_nor_rich_nor_lark(tmp_path: 
     imported = {line.split("|")[-1].strip() for line in run.stderr.splitlines() if line.startswith("import time:")}
     assert "imptools.check" in imported
     assert not {m for m in imported if m.split(".")[0] in ("typer", "rich", "lark", "pydantic", "click")}
+
+
+def test_a_dependency_that_is_not_installed_is_named_not_called_a_bug(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    record = tmp_path / "night.imp"
+    record.write_text((ROOT / "samples" / "thursday-club.imp").read_text(encoding="utf-8"), encoding="utf-8")
+    code = (
+        "import sys; sys.modules['typer'] = None; sys.argv = ['imp', 'score', sys.argv[1]];"
+        " from imptools.cli.main import main; main()"
+    )
+    run = subprocess.run(
+        [sys.executable, "-c", code, str(record)], capture_output=True, text=True, cwd=ROOT, check=False
+    )
+    assert run.returncode == 2
+    assert "typer is not installed" in run.stderr and "bug" not in run.stderr and "Traceback" not in run.stderr

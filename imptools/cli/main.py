@@ -9,7 +9,7 @@ import sys
 
 from imptools.cli.inputs import STDIN
 from imptools.cli.judging import validate_files
-from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, error, print_json
+from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_UNREADABLE, error, print_json
 from imptools.findings import INTERNAL, Finding
 
 
@@ -45,8 +45,13 @@ def main() -> None:
         status = plain_validate(sys.argv[1:])
         if status is not None:
             raise SystemExit(status)
-        from imptools.cli.app import app
-
+        try:
+            from imptools.cli.app import app
+        except ModuleNotFoundError as exc:  # run from a checkout whose dependencies were never installed
+            if not exc.name or exc.name.split(".")[0] == "imptools":
+                raise
+            error(f"{exc.name} is not installed: imptools needs its dependencies (`pip install .` in the project)")
+            raise SystemExit(EXIT_UNREADABLE) from None
         app(prog_name="imp")
     except KeyboardInterrupt:
         raise SystemExit(130) from None
