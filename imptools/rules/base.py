@@ -48,6 +48,20 @@ class CardFace:
 
 
 @dataclass(frozen=True, slots=True)
+class FactKind:
+    """One fact a game counts per player and hand (the bottle held at the end, a contro called ...), as data.
+
+    `key` names it where it is stored (`HandResult.facts`, the archive); `label`
+    is how it is shown. A fact is a count summed over hands, or with `per_hand`
+    an amount shown as its average over the player's scored hands (coins per hand).
+    """
+
+    key: str
+    label: str
+    per_hand: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """One hand as judged: `scores` is None when the hand cannot be scored."""
 
@@ -60,6 +74,9 @@ class HandResult:
     """`(label, text)` facts of the hand for the score sheet (trump and calls, bids and tricks ...)."""
     player_notes: tuple[tuple[str, str], ...] = ()
     """`(player, text)`: how each player's score is made up, for the score sheet (`bid 3 · 3 tricks · exact +30`)."""
+    facts: tuple[tuple[str, str, int], ...] = ()
+    """`(player, key, value)`: the game's own facts of the hand (`Ruleset.facts` names them), for a scored hand
+    only; a fact whose value is 0 is left out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -260,6 +277,8 @@ class Ruleset(Protocol):
 
     name: str
     variants: tuple[str, ...]
+    facts: tuple[FactKind, ...]
+    """The facts a scored hand of this game counts per player (`HandResult.facts`), in the order they are shown."""
 
     def check_card(self, text: str, game: Game) -> CardCheck:
         """Resolve one card token of `game` (its tags decide the deck)."""
