@@ -36,7 +36,7 @@ from typing import Any
 from imptools.record import Game
 from imptools.rules import get_known_deal, get_search
 from imptools.rules.base import KnownDeal, PlayedHand, SearchPosition
-from imptools.worlds import World, Worlds
+from imptools.worlds import TooMany, World, Worlds
 
 INF = 1 << 40
 """Beyond any result a hand can have."""
@@ -500,7 +500,11 @@ def analyse_hand(
                 best = tuple(pos.spell(c) for c in keep)
                 knew = None
                 if deal is not None and knowing is not None:
-                    knew = knowing_play(game, hand_number, deal, made, knowing, pool, jobs)
+                    try:
+                        knew = knowing_play(game, hand_number, deal, made, knowing, pool, jobs)
+                    except TooMany as exc:
+                        note = f"trick {trick}: {exc}; the analysis stops before {player}'s play there"
+                        break
                 out.append(
                     PlayCost(trick, player, pos.spell(card), before, after, cost, best, mark(cost, found.marks), knew)
                 )

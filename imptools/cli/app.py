@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from imptools.analyse import HandAnalysis, Runner, Task
+    from imptools.analyse import HandAnalysis, KnowingAsk, Runner, Task
     from imptools.record import Game
     from imptools.rules.base import GameResult
 
@@ -70,6 +70,18 @@ JobsOpt = Annotated[
         help="Processes to judge with (default: the cores available); small inputs use one.",
     ),
 ]
+
+KnowingOpt = Annotated[
+    bool,
+    typer.Option("--knowing", help="Value each play on what its player knew too (the worlds he could be in)."),
+]
+SamplesOpt = Annotated[
+    str,
+    typer.Option(
+        "--samples", metavar="N|all", help="With --knowing: worlds a play, drawn at random, or all of them (exact)."
+    ),
+]
+SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="With --knowing: the seed of the worlds drawn.")]
 
 
 # --------------------------------------------------------------------------- validate
@@ -526,6 +538,9 @@ def replay(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="With --analyse: hands analysed at once.")
     ] = None,
+    knowing: KnowingOpt = False,
+    samples: SamplesOpt = "100",
+    seed: SeedOpt = 0,
 ) -> None:
     """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
 
@@ -533,7 +548,8 @@ def replay(
     shows the analysis layer); `--html` writes one self-contained page to share,
     `--svg` a picture of the text. `--analyse` adds each play's cost (see
     imp analyse) to every form of the replay; a search over whole hands can
-    take long, so `--from-trick` limits it to the last tricks.
+    take long, so `--from-trick` limits it to the last tricks. With
+    `--knowing` each play's cost on what its player knew is shown beside it.
 
     Examples:
 
@@ -560,11 +576,12 @@ def replay(
         shell.error(f"{shown(file)}: {refused[0]}")
         raise typer.Exit(refused[1])
     games = [replay_game(g, judge_game(g)) for g in records]
+    ask = _knowing_ask(knowing, samples, seed)
     if analyse:
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
 
-        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick)))
+        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick, ask)))
         games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
@@ -581,7 +598,7 @@ def replay(
             raise typer.Exit(EXIT_UNREADABLE)
         from imptools.present.stepper import run_stepper
 
-        run_stepper(games, hand=hand, trick=trick, records=records)
+        run_stepper(games, hand=hand, trick=trick, records=records, knowing=ask)
     elif html or svg:
         if html:
             from imptools.present.replay_page import replay_page
@@ -600,6 +617,18 @@ def replay(
 
 
 # --------------------------------------------------------------------------- analyse
+
+
+def _knowing_ask(knowing: bool, samples: str, seed: int) -> KnowingAsk | None:
+    """What `--knowing --samples --seed` ask (None without `--knowing`); a bad `--samples` is a usage error."""
+    from imptools.analyse import KnowingAsk
+
+    text = samples.strip().lower()
+    count = None if text == "all" else int(text) if text.isdigit() and int(text) > 0 else -1
+    if count == -1:
+        shell.error(f"--samples takes a number of worlds above 0, or all, not `{samples}`")
+        raise typer.Exit(EXIT_UNREADABLE)
+    return KnowingAsk(count, seed) if knowing else None
 
 
 def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = None) -> Iterator[HandAnalysis]:
@@ -633,33 +662,49 @@ def analyse(
     json: JsonOpt = False,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, metavar="N", help="Hands analysed at once (default: the cores available)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            help="Hands analysed at once, or with --knowing and one hand the processes a play's worlds are shared out"
+            " to (default: the cores available).",
+        ),
     ] = None,
     scheduler: Annotated[
         str | None,
         typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands to this Dask distributed scheduler."),
     ] = None,
+    knowing: KnowingOpt = False,
+    samples: SamplesOpt = "100",
+    seed: SeedOpt = 0,
 ) -> None:
     """What each card cost, with every card visible: each play valued by a search.
 
     Each play is valued by a search in which its player makes his result as
     high as possible and everyone else makes it as low as possible; the cost is
     what the play gave away. A hand whose cards are not all known is skipped
-    with the reason.
+    with the reason. `--knowing` values each play on what its player knew as
+    well: the mean over the deals of the cards he had not seen that agree with
+    everything he saw (`--samples` of them drawn at random from `--seed`, or
+    `all`), each solved with every card visible.
 
     Examples:
 
       imp analyse night.imp --hand 3 --from-trick 5
 
       imp analyse --json --jobs 8 practice.imp
+
+      imp analyse night.imp --hand 3 --from-trick 9 --knowing --samples all
     """
     from imptools.analyse import Runner, cores, tasks_for
 
+    ask = _knowing_ask(knowing, samples, seed)
     inputs = expand([file])
     games = list(read(inputs.paths[0], inputs))
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
-    tasks = tasks_for(games, game, hand, from_trick)
+    tasks = tasks_for(games, game, hand, from_trick, ask)
     if not tasks:
         shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)
