@@ -545,7 +545,7 @@ def knowing_play(
     values found on `pool`, in `jobs` shares, where there is one)."""
     _, player, card = deal.played.plays[made]
     worlds = Worlds(deal, made, player)
-    chosen = worlds.choose(ask.samples, ask.seed)
+    chosen = worlds.choose(ask.samples, f"{ask.seed}/{game.index}/{hand_number}")
     if pool is None:
         totals = world_totals(worlds, chosen)
     else:

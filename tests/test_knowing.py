@@ -3,12 +3,21 @@ endgames of every game; one consistent world gives the every-card-visible analys
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 import pytest
+from typer.testing import CliRunner
 from worlds_oracle import knowing_totals
 
 from imptools.analyse import KnowingAsk, analyse_hand
+from imptools.check import judge_game
+from imptools.cli.app import app
+from imptools.present.analysis import figure
+from imptools.present.replay_page import page_data
 from imptools.reader import read_games
 from imptools.record import Game
+from imptools.replay import replay_game, with_analyses
 from imptools.rules import get_known_deal
 from imptools.simulate import Options, simulate
 
@@ -98,3 +107,64 @@ def test_a_hand_without_every_deal_line_is_skipped_with_the_reason() -> None:
     (g,) = read_games(cut)
     a = analyse_hand(g, 1, 8, knowing=KnowingAsk(10))
     assert a.skipped is not None and "Cy" in a.skipped and not a.plays
+
+
+RULEBOOK = Path(__file__).resolve().parent / "conformance" / "bottle-imp" / "rulebook-example.imp"
+
+
+def test_the_command_shows_both_costs_and_the_json_carries_the_knowing_figures() -> None:
+    (game,) = read_games(RULEBOOK)
+    expected = analyse_hand(game, 1, 6, knowing=KnowingAsk(40, 3))
+    args = ["analyse", str(RULEBOOK), "--from-trick", "6", "--knowing", "--samples", "40", "--seed", "3", "-j", "1"]
+    out = CliRunner().invoke(app, [*args, "--json"])
+    assert out.exit_code == 0, out.output
+    (hand,) = json.loads(out.output)["analyses"]
+    assert [p["knowing"] for p in hand["plays"]] == [p.knowing.to_dict() for p in expected.plays if p.knowing]
+    assert len(hand["plays"]) == len(expected.plays) == 12
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0, text.output
+    assert "every card visible and on what each player knew, from trick 6" in text.output
+    for p in expected.plays:
+        k = p.knowing
+        assert k is not None
+        if p.cost or k.cost_total:
+            line = f"trick {p.trick}, {p.player} {p.card}{p.mark}: cost {p.cost} with every card visible"
+            assert line in " ".join(text.output.split()), (line, text.output)
+            assert f"{figure(k.cost)} on what {p.player} knew ({' '.join(k.best)} best, {k.worlds} world" in " ".join(
+                text.output.split()
+            )
+    assert "on what each knew" in text.output
+
+
+def test_the_replay_shows_both_costs_in_text_json_and_page() -> None:
+    (game,) = read_games(RULEBOOK)
+    expected = analyse_hand(game, 1, 7, knowing=KnowingAsk(20, 0))
+    args = ["replay", str(RULEBOOK), "--analyse", "--from-trick", "7", "--knowing", "--samples", "20", "-j", "1"]
+    text = CliRunner().invoke(app, args)
+    assert text.exit_code == 0, text.output
+    flat = " ".join(text.output.split())
+    for p in expected.plays:
+        assert p.knowing is not None
+        assert f"on what {p.player} knew ({' '.join(p.knowing.best)} best" in flat
+    out = CliRunner().invoke(app, [*args, "--json"])
+    steps = json.loads(out.output)["games"][0]["hands"][0]["steps"]
+    valued = [s["analysis"] for s in steps if "analysis" in s]
+    assert [v["knowing"] for v in valued] == [p.knowing.to_dict() for p in expected.plays if p.knowing]
+    replayed = with_analyses(replay_game(game, judge_game(game)), [expected])
+    data = page_data([replayed])
+    marks = [st["a"] for h in data["games"][0]["hands"] for st in h["steps"] if "a" in st]
+    assert marks and all(len(a) == 6 and a[5][3] in ("Adam", "Betty", "Christian", "Doris") for a in marks)
+    assert [a[5][2] for a in marks] == [p.knowing.worlds for p in expected.plays if p.knowing]
+
+
+def test_a_bad_number_of_samples_is_a_usage_error() -> None:
+    for bad in ("0", "many", "-3"):
+        out = CliRunner().invoke(app, ["analyse", str(RULEBOOK), "--knowing", "--samples", bad])
+        assert out.exit_code == 2
+        assert "--samples takes a number of worlds above 0, or all" in out.output
+
+
+def test_every_world_of_an_early_play_is_refused_with_a_note() -> None:
+    out = CliRunner().invoke(app, ["analyse", str(RULEBOOK), "--from-trick", "2", "--knowing", "--samples", "all"])
+    assert out.exit_code == 0, out.output
+    assert "too many to try every one (ask for a number of samples)" in " ".join(out.output.split())

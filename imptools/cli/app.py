@@ -17,6 +17,7 @@ from imptools.cli import output as shell
 from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
 from imptools.cli.judging import internal_findings, judged, validate_files
 from imptools.cli.keeping import kept_texts
+from imptools.cli.knowing import KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.cli.ranges import out_of_range
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 
     from rich.console import Console
 
-    from imptools.analyse import HandAnalysis, KnowingAsk, Runner, Task
+    from imptools.analyse import HandAnalysis, Runner, Task
     from imptools.record import Game
     from imptools.rules.base import GameResult
 
@@ -70,18 +71,6 @@ JobsOpt = Annotated[
         help="Processes to judge with (default: the cores available); small inputs use one.",
     ),
 ]
-
-KnowingOpt = Annotated[
-    bool,
-    typer.Option("--knowing", help="Value each play on what its player knew too (the worlds he could be in)."),
-]
-SamplesOpt = Annotated[
-    str,
-    typer.Option(
-        "--samples", metavar="N|all", help="With --knowing: worlds a play, drawn at random, or all of them (exact)."
-    ),
-]
-SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="With --knowing: the seed of the worlds drawn.")]
 
 
 # --------------------------------------------------------------------------- validate
@@ -576,7 +565,7 @@ def replay(
         shell.error(f"{shown(file)}: {refused[0]}")
         raise typer.Exit(refused[1])
     games = [replay_game(g, judge_game(g)) for g in records]
-    ask = _knowing_ask(knowing, samples, seed)
+    ask = knowing_ask(knowing, samples, seed)
     if analyse:
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
@@ -619,18 +608,6 @@ def replay(
 # --------------------------------------------------------------------------- analyse
 
 
-def _knowing_ask(knowing: bool, samples: str, seed: int) -> KnowingAsk | None:
-    """What `--knowing --samples --seed` ask (None without `--knowing`); a bad `--samples` is a usage error."""
-    from imptools.analyse import KnowingAsk
-
-    text = samples.strip().lower()
-    count = None if text == "all" else int(text) if text.isdigit() and int(text) > 0 else -1
-    if count == -1:
-        shell.error(f"--samples takes a number of worlds above 0, or all, not `{samples}`")
-        raise typer.Exit(EXIT_UNREADABLE)
-    return KnowingAsk(count, seed) if knowing else None
-
-
 def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = None) -> Iterator[HandAnalysis]:
     """The analyses of `tasks` in their order, with a progress bar on a terminal while they run (stderr, or
     `console` where it is one): the hands done, and where they are analysed in this process the plays of the hand
@@ -662,14 +639,7 @@ def analyse(
     json: JsonOpt = False,
     jobs: Annotated[
         int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            metavar="N",
-            help="Hands analysed at once, or with --knowing and one hand the processes a play's worlds are shared out"
-            " to (default: the cores available).",
-        ),
+        typer.Option("--jobs", "-j", min=1, metavar="N", help="Hands (or one hand's worlds) at once (default: cores)."),
     ] = None,
     scheduler: Annotated[
         str | None,
@@ -699,7 +669,7 @@ def analyse(
     """
     from imptools.analyse import Runner, cores, tasks_for
 
-    ask = _knowing_ask(knowing, samples, seed)
+    ask = knowing_ask(knowing, samples, seed)
     inputs = expand([file])
     games = list(read(inputs.paths[0], inputs))
     if inputs.unreadable:
