@@ -57,7 +57,7 @@ TRIES = 2_000
 
 
 class TooMany(ValueError):
-    """More candidate deals than asked to enumerate; the message says how many."""
+    """More candidate deals than asked to enumerate (or, drawing, none consistent found); the message says so."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -273,7 +273,13 @@ class Worlds:
             if len(every) <= samples:
                 return every
             return [every[rng.randrange(len(every))] for _ in range(samples)]
-        return self.sample(samples, rng)
+        drawn = self.sample(samples, rng)
+        if not drawn:
+            raise TooMany(
+                f"no deal of the {len(self.pool)} cards {self.player} has not seen agreed with every play in "
+                f"{TRIES * samples:,} tries"
+            )
+        return drawn
 
 
 def world_positions(worlds: Worlds, chosen: Sequence[World]) -> list[SearchPosition]:

@@ -168,3 +168,11 @@ def test_every_world_of_an_early_play_is_refused_with_a_note() -> None:
     out = CliRunner().invoke(app, ["analyse", str(RULEBOOK), "--from-trick", "2", "--knowing", "--samples", "all"])
     assert out.exit_code == 0, out.output
     assert "too many to try every one (ask for a number of samples)" in " ".join(out.output.split())
+
+
+def test_worlds_shared_out_to_processes_give_the_same_figures() -> None:
+    g = record("botifarra-4", 5)
+    alone = analyse_hand(g, 1, 10, knowing=KnowingAsk(30, 2))
+    shared = analyse_hand(g, 1, 10, knowing=KnowingAsk(30, 2), jobs=2)
+    assert [p.to_dict() for p in shared.plays] == [p.to_dict() for p in alone.plays]
+    assert any(p.knowing is not None and p.knowing.worlds == 30 for p in alone.plays)
