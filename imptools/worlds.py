@@ -23,6 +23,10 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
   `samples=None`; else every one where there are at most `samples`, otherwise `samples` uniform draws, the random
   numbers from `seed` alone.
 - `Worlds.actual() -> World`: the record's own world (always consistent for a record that breaks no rule).
+- To value a world: `imptools.analyse.world_values(position, player) -> {card: value}`, the paranoid value (every
+  card visible) after each legal card of the player to move; `imptools.analyse.knowing_play` averages them.
+- Attributes: `player` (the viewer), `places` and `sizes` (the unseen places and how many cards each holds now),
+  `pool` (the unseen cards), `history` (the plays made), `deal` (the `KnownDeal`).
 
 How a draw stays uniform: each card of the pool may go to the places the record allows it (a passed card to its
 receiver; a card that would have made a past play illegal, added alone to what that player is known to have held
