@@ -28,6 +28,19 @@ COMPILED = [
     "imptools/rules/botifarra/masks.py",
     "imptools/rules/botifarra/solver.py",
     "imptools/rules/botifarra/position.py",
+    "imptools/fastpath.py",
+    "imptools/record.py",
+    "imptools/reader.py",
+    "imptools/rules/template.py",
+    "imptools/rules/tricks.py",
+    "imptools/rules/holdings.py",
+    "imptools/rules/checks.py",
+    "imptools/rules/report.py",
+    "imptools/rules/exchange.py",
+    "imptools/rules/bottle_imp/ruleset.py",
+    "imptools/rules/bottle_imp/setup.py",
+    "imptools/rules/bottle_imp/cards.py",
+    "imptools/rules/bottle_imp/bottles.py",
 ]
 """The modules compiled: the Bottle Imp's search position, its escape and coin searches, and Botifarra's solver, where
 nearly all of a hand's analysis runs."""
