@@ -141,6 +141,18 @@ def imp(args: list[str], cwd: Path, source: bool) -> tuple[int, bytes]:
     return run.returncode, run.stdout
 
 
+def test_the_installed_reader_and_rules_are_compiled_where_the_build_could_compile_them(tmp_path: Path) -> None:
+    modules = ["imptools.fastpath", "imptools.record", "imptools.reader", "imptools.rules.template"]
+    modules += ["imptools.rules.bottle_imp.ruleset"]
+    printed = installed(["-c", f"import imptools, {', '.join(modules)}; print(imptools.__file__)"
+                         + "".join(f"; print({m}.__file__)" for m in modules)], tmp_path).split()  # fmt: skip
+    package, files = printed[0], printed[1:]
+    editable = Path(package).resolve().parent == ROOT / "imptools"
+    compiled = not (editable or os.environ.get("IMPTOOLS_PURE") or not can_compile())
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") if compiled else ".py"
+    assert all(f.endswith(suffix) for f in files), files
+
+
 @pytest.mark.parametrize("command", ["score", "validate"])
 def test_the_installed_package_judges_every_record_as_the_source_does(tmp_path: Path, command: str) -> None:
     paths = [str(p) for p in records()]
