@@ -96,7 +96,8 @@ class CompileSearch(BuildHookInterface):  # type: ignore[type-arg]
                 self.app.display_info(f"imptools: compiled {', '.join(COMPILED)} with mypyc")
                 return
             why = "mypyc failed: " + (run.stderr.strip().splitlines() or ["no output"])[-1]
-        self.app.display_warning(f"imptools: installing the pure Python search ({why}); `imp analyse` is slower")
+        slower = "`imp analyse`, `imp validate` and `imp score` are slower"
+        self.app.display_warning(f"imptools: installing the pure Python modules ({why}); {slower}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work = getattr(self, "_work", None)
