@@ -1,7 +1,7 @@
-"""Build hook: compile the search's hot modules with mypyc where a C compiler is at hand.
+"""Build hook: compile the hot modules with mypyc where a C compiler is at hand.
 
 mypyc compiles the very same typed Python source into a C extension (about three times
-faster for `imp analyse`: docs/PERFORMANCE.md). It is optional: where there is no compiler,
+faster for `imp analyse`, about twice for `imp score`: docs/PERFORMANCE.md). It is optional: where there is no compiler,
 no Python headers, or mypyc fails for any other reason, the wheel holds the Python
 modules alone and everything works the same, only slower. `IMPTOOLS_PURE=1` asks for
 the pure wheel; an editable install is always pure. The build's mypy is held to the minor release
@@ -28,9 +28,24 @@ COMPILED = [
     "imptools/rules/botifarra/masks.py",
     "imptools/rules/botifarra/solver.py",
     "imptools/rules/botifarra/position.py",
+    "imptools/fastpath.py",
+    "imptools/record.py",
+    "imptools/reader.py",
+    "imptools/slips.py",
+    "imptools/rules/template.py",
+    "imptools/rules/tricks.py",
+    "imptools/rules/holdings.py",
+    "imptools/rules/checks.py",
+    "imptools/rules/report.py",
+    "imptools/rules/exchange.py",
+    "imptools/rules/bottle_imp/ruleset.py",
+    "imptools/rules/bottle_imp/setup.py",
+    "imptools/rules/bottle_imp/cards.py",
+    "imptools/rules/bottle_imp/bottles.py",
 ]
 """The modules compiled: the Bottle Imp's search position, its escape and coin searches, and Botifarra's solver, where
-nearly all of a hand's analysis runs."""
+nearly all of a hand's analysis runs; the reader's fast path, the record model, the slips' pass and the shared judging
+walk with The Bottle Imp's ruleset, where `imp validate` and `imp score` spend their time (docs/PERFORMANCE.md)."""
 
 GROUP = "imptools.rules.bottle_imp.compiled"
 """The compiled modules' shared library, `compiled__mypyc` beside them (mypyc names one after the modules' hash, at the
@@ -81,7 +96,8 @@ class CompileSearch(BuildHookInterface):  # type: ignore[type-arg]
                 self.app.display_info(f"imptools: compiled {', '.join(COMPILED)} with mypyc")
                 return
             why = "mypyc failed: " + (run.stderr.strip().splitlines() or ["no output"])[-1]
-        self.app.display_warning(f"imptools: installing the pure Python search ({why}); `imp analyse` is slower")
+        slower = "`imp analyse`, `imp validate` and `imp score` are slower"
+        self.app.display_warning(f"imptools: installing the pure Python modules ({why}); {slower}")
 
     def finalize(self, version: str, build_data: dict[str, Any], artifact_path: str) -> None:
         work = getattr(self, "_work", None)

@@ -58,15 +58,31 @@ def _small(text: str) -> bool:
     return len(text) <= 9 and text.isascii() and text.isdigit()
 
 
+_NAMES: dict[str, bool] = {}
+"""Whether a word is a name (`_NAME`), for the words seen so far: a record names its few players again and again."""
+_NAMES_KEPT = 4096
+"""The most words `_NAMES` remembers (a file of ever new names costs the pattern's time, never unbounded memory)."""
+
+
+def _is_name(text: str) -> bool:
+    known = _NAMES.get(text)
+    if known is None:
+        known = _NAME.fullmatch(text) is not None
+        if len(_NAMES) < _NAMES_KEPT:
+            _NAMES[text] = known
+    return known
+
+
 def _name(text: str, line: int, col: int) -> NameRef | None:
     """`Adam` or `Keawe.2`, as the Transformer reads it; None when Lark should say what is wrong."""
-    base, dot, rest = text.rpartition(".")
     pack: int | None = None
-    if dot and base and rest.isdigit():
-        if not _small(rest):
-            return None
-        text, pack = base, int(rest)
-    if _NAME.fullmatch(text) is None:
+    if "." in text:
+        base, _, rest = text.rpartition(".")
+        if base and rest.isdigit():
+            if not _small(rest):
+                return None
+            text, pack = base, int(rest)
+    if not _is_name(text):
         return None
     return NameRef(text, line, col, pack)
 
@@ -78,20 +94,21 @@ def _play(text: str, line: int, col: int) -> Play | None:
     name: NameRef | None = None
     if ":" in text:
         who, _, text = text.partition(":")
-        if not who or _NAME.fullmatch(who) is None:
+        if not who or not _is_name(who):
             return None
         name = NameRef(who, line, col)
         col += len(who) + 1
         if text.isdigit():
             return Play(CardText(text, line, col), line, col, name)
     mark: str | None = None
-    for m in _MARKS:
-        if text.endswith(m) and len(text) > len(m):
-            text, mark = text[: -len(m)], m
-            break
-    else:
-        if text in ("??", "?!", "!?", "?!!"):
-            text, mark = "?", text[1:]
+    if text[-1:] in ("!", "?"):
+        for m in _MARKS:
+            if text.endswith(m) and len(text) > len(m):
+                text, mark = text[: -len(m)], m
+                break
+        else:
+            if text in ("??", "?!", "!?", "?!!"):
+                text, mark = "?", text[1:]
     if not text or ":" in text or "!" in text:
         return None
     return Play(CardText(text, line, col), line, col, name, mark)

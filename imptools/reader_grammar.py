@@ -453,7 +453,7 @@ def without_commas(text: str) -> tuple[str, int] | None:
     >>> without_commas("score Adam 1, Betty 2") is None
     True
     """
-    if _CARD_LINE.match(text) is None:
+    if "," not in text or _CARD_LINE.match(text) is None:
         return None
     out: list[str] = []
     depth = 0

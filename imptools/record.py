@@ -1,4 +1,4 @@
-"""The record model: what a record says, as frozen dataclasses.
+"""The record model: what a record says, as dataclasses treated as values.
 
 Every element keeps the line and column where it starts (1-based). The model
 knows the notation, not the rules: cards are kept as written (`CardText`) and
@@ -13,14 +13,32 @@ put everything back; the typed views
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import TypeVar
+from dataclasses import dataclass, field, fields
+from typing import Any, TypeVar, cast
 
 from imptools.findings import Finding
 
 
-@dataclass(frozen=True, slots=True)
-class Annotation:
+class _Element:
+    """What every element of the model shares: it pickles as its class called with its fields.
+
+    The elements are values: compared and hashed by their fields, and never changed once made (nothing
+    assigns to a field; `dataclasses.replace` makes a changed copy). They are not `frozen` dataclasses
+    only because a frozen dataclass is built through `object.__setattr__`, field by field, three to
+    fifteen times slower than a plain `__init__`, pure or compiled with mypyc (hatch_build.py; the
+    elements read most often have an `__init__` of their own for the compiled build, docs/PERFORMANCE.md).
+    A class compiled with mypyc is not unpickled field by field either: hence `__reduce__` (the worker
+    processes of `--jobs` send games back pickled).
+    """
+
+    __slots__ = ()
+
+    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
+        return type(self), tuple([getattr(self, f.name) for f in fields(cast(Any, self))])
+
+
+@dataclass(slots=True, unsafe_hash=True)
+class Annotation(_Element):
     """A `{...}` annotation comment; `text` is what lies between the braces."""
 
     text: str
@@ -28,13 +46,18 @@ class Annotation:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class CardText:
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class CardText(_Element):
     """A card token as written (`24b`, `10H`, `?`); a ruleset resolves it."""
 
     text: str
     line: int
     column: int
+
+    def __init__(self, text: str, line: int, column: int) -> None:
+        self.text = text
+        self.line = line
+        self.column = column
 
     @property
     def unknown(self) -> bool:
@@ -42,8 +65,8 @@ class CardText:
         return self.text == "?"
 
 
-@dataclass(frozen=True, slots=True)
-class NameRef:
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class NameRef(_Element):
     """A player name, with the pack or pile after a dot (`Keawe.2`).
 
     `name` is the player the record names; where the scorekeeper's spelling was
@@ -57,6 +80,13 @@ class NameRef:
     pack: int | None = None
     written: str | None = None
 
+    def __init__(self, name: str, line: int, column: int, pack: int | None = None, written: str | None = None) -> None:
+        self.name = name
+        self.line = line
+        self.column = column
+        self.pack = pack
+        self.written = written
+
     def __str__(self) -> str:
         return self.name if self.pack is None else f"{self.name}.{self.pack}"
 
@@ -67,8 +97,8 @@ class NameRef:
         return name if self.pack is None else f"{name}.{self.pack}"
 
 
-@dataclass(frozen=True, slots=True)
-class Tag:
+@dataclass(slots=True, unsafe_hash=True)
+class Tag(_Element):
     """A `[Name "value"]` tag line."""
 
     name: str
@@ -79,8 +109,8 @@ class Tag:
     remark: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class CommentLine:
+@dataclass(slots=True, unsafe_hash=True)
+class CommentLine(_Element):
     """A line holding only a `;` comment (`text` excludes the `;`)."""
 
     text: str
@@ -88,8 +118,8 @@ class CommentLine:
     column: int
 
 
-@dataclass(frozen=True, slots=True)
-class UnreadLine:
+@dataclass(slots=True, unsafe_hash=True)
+class UnreadLine(_Element):
     """A line the reader could not read, or read but could not place, kept verbatim where it stands.
 
     `text` is the line exactly as written (a line joined with the next ones while a `{` was open
@@ -103,8 +133,8 @@ class UnreadLine:
     column: int = 1
 
 
-@dataclass(frozen=True, slots=True)
-class Deal:
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class Deal(_Element):
     """`deal NAME[.PACK] CARD...`: the cards dealt to a player (or to one pack or pile)."""
 
     player: NameRef
@@ -114,9 +144,25 @@ class Deal:
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
 
+    def __init__(
+        self,
+        player: NameRef,
+        cards: tuple[CardText, ...],
+        line: int,
+        column: int,
+        annotations: tuple[Annotation, ...] = (),
+        remark: str | None = None,
+    ) -> None:
+        self.player = player
+        self.cards = cards
+        self.line = line
+        self.column = column
+        self.annotations = annotations
+        self.remark = remark
 
-@dataclass(frozen=True, slots=True)
-class Discard:
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class Discard(_Element):
     """`discard NAME CARD...`: cards put away face down."""
 
     player: NameRef
@@ -126,9 +172,25 @@ class Discard:
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
 
+    def __init__(
+        self,
+        player: NameRef,
+        cards: tuple[CardText, ...],
+        line: int,
+        column: int,
+        annotations: tuple[Annotation, ...] = (),
+        remark: str | None = None,
+    ) -> None:
+        self.player = player
+        self.cards = cards
+        self.line = line
+        self.column = column
+        self.annotations = annotations
+        self.remark = remark
 
-@dataclass(frozen=True, slots=True)
-class Pass:
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class Pass(_Element):
     """`pass NAME > NAME[.PACK] CARD`: one card handed to another player."""
 
     giver: NameRef
@@ -139,9 +201,27 @@ class Pass:
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
 
+    def __init__(
+        self,
+        giver: NameRef,
+        receiver: NameRef,
+        card: CardText,
+        line: int,
+        column: int,
+        annotations: tuple[Annotation, ...] = (),
+        remark: str | None = None,
+    ) -> None:
+        self.giver = giver
+        self.receiver = receiver
+        self.card = card
+        self.line = line
+        self.column = column
+        self.annotations = annotations
+        self.remark = remark
 
-@dataclass(frozen=True, slots=True)
-class Open:
+
+@dataclass(slots=True, unsafe_hash=True)
+class Open(_Element):
     """`open NAME PACK`: which pack a player lays face up (two-pack variants)."""
 
     player: NameRef
@@ -152,8 +232,8 @@ class Open:
     remark: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class ImpTrick:
+@dataclass(slots=True, unsafe_hash=True)
+class ImpTrick(_Element):
     """`imp CARD...`: the imp's trick as turned over at the end of the hand."""
 
     cards: tuple[CardText, ...]
@@ -163,8 +243,8 @@ class ImpTrick:
     remark: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Trump:
+@dataclass(slots=True, unsafe_hash=True)
+class Trump(_Element):
     """`trump NAME SUIT` (botifarra); `suit` is the word as written, `delegate` included."""
 
     player: NameRef
@@ -175,8 +255,8 @@ class Trump:
     remark: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Call:
+@dataclass(slots=True, unsafe_hash=True)
+class Call(_Element):
     """`contro NAME`, `recontro NAME`, `sant-vicenc NAME` (botifarra doublings)."""
 
     kind: str
@@ -192,8 +272,8 @@ def call_kind(keyword: str) -> str:
     return "sant-vicenc" if keyword == "sant-vicenç" else keyword
 
 
-@dataclass(frozen=True, slots=True)
-class TurnUp:
+@dataclass(slots=True, unsafe_hash=True)
+class TurnUp(_Element):
     """`turnup CARD` (ninety-nine): the 37th card, turned up."""
 
     card: CardText
@@ -203,8 +283,8 @@ class TurnUp:
     remark: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Bid:
+@dataclass(slots=True, unsafe_hash=True)
+class Bid(_Element):
     """`bid NAME C1 C2 C3` or `bid NAME N` (ninety-nine); `number` is set for the second form."""
 
     player: NameRef
@@ -216,8 +296,8 @@ class Bid:
     remark: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Declare:
+@dataclass(slots=True, unsafe_hash=True)
+class Declare(_Element):
     """`declare NAME` or `reveal NAME` (ninety-nine); `kind` is the keyword."""
 
     kind: str
@@ -228,8 +308,8 @@ class Declare:
     remark: str | None = None
 
 
-@dataclass(frozen=True, slots=True)
-class Play:
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class Play(_Element):
     """`[NAME:]CARD[MARK]` inside a trick."""
 
     card: CardText
@@ -239,9 +319,25 @@ class Play:
     mark: str | None = None
     annotations: tuple[Annotation, ...] = ()
 
+    def __init__(
+        self,
+        card: CardText,
+        line: int,
+        column: int,
+        player: NameRef | None = None,
+        mark: str | None = None,
+        annotations: tuple[Annotation, ...] = (),
+    ) -> None:
+        self.card = card
+        self.line = line
+        self.column = column
+        self.player = player
+        self.mark = mark
+        self.annotations = annotations
 
-@dataclass(frozen=True, slots=True)
-class Trick:
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class Trick(_Element):
     """`N. PLAY...`: trick N, plays in the order they were made."""
 
     number: int
@@ -251,9 +347,25 @@ class Trick:
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
 
+    def __init__(
+        self,
+        number: int,
+        plays: tuple[Play, ...],
+        line: int,
+        column: int,
+        annotations: tuple[Annotation, ...] = (),
+        remark: str | None = None,
+    ) -> None:
+        self.number = number
+        self.plays = plays
+        self.line = line
+        self.column = column
+        self.annotations = annotations
+        self.remark = remark
 
-@dataclass(frozen=True, slots=True)
-class ScoreEntry:
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class ScoreEntry(_Element):
     """One `NAME INT` pair of a `score` or `total` line."""
 
     player: NameRef
@@ -261,9 +373,15 @@ class ScoreEntry:
     line: int
     column: int
 
+    def __init__(self, player: NameRef, value: int, line: int, column: int) -> None:
+        self.player = player
+        self.value = value
+        self.line = line
+        self.column = column
 
-@dataclass(frozen=True, slots=True)
-class ScoreLine:
+
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class ScoreLine(_Element):
     """`score NAME INT ...` (`kind` "score") or `total NAME INT ...` (`kind` "total")."""
 
     kind: str
@@ -272,6 +390,22 @@ class ScoreLine:
     column: int
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
+
+    def __init__(
+        self,
+        kind: str,
+        entries: tuple[ScoreEntry, ...],
+        line: int,
+        column: int,
+        annotations: tuple[Annotation, ...] = (),
+        remark: str | None = None,
+    ) -> None:
+        self.kind = kind
+        self.entries = entries
+        self.line = line
+        self.column = column
+        self.annotations = annotations
+        self.remark = remark
 
 
 HandLine = (
@@ -295,8 +429,8 @@ HandLine = (
 _L = TypeVar("_L")
 
 
-@dataclass(frozen=True, slots=True)
-class Hand:
+@dataclass(slots=True, unsafe_hash=True, init=False)
+class Hand(_Element):
     """`hand N [dealer NAME]` and the lines that follow it, in written order."""
 
     number: int
@@ -306,6 +440,24 @@ class Hand:
     lines: tuple[HandLine, ...] = ()
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
+
+    def __init__(
+        self,
+        number: int,
+        line: int,
+        column: int,
+        dealer: NameRef | None = None,
+        lines: tuple[HandLine, ...] = (),
+        annotations: tuple[Annotation, ...] = (),
+        remark: str | None = None,
+    ) -> None:
+        self.number = number
+        self.line = line
+        self.column = column
+        self.dealer = dealer
+        self.lines = lines
+        self.annotations = annotations
+        self.remark = remark
 
     def _of(self, kind: type[_L]) -> list[_L]:
         return [x for x in self.lines if isinstance(x, kind)]
@@ -367,8 +519,8 @@ HeaderLine = Tag | CommentLine | UnreadLine
 """A line of a game's header: a tag, or a comment (or a line that could not be read) among or before the tags."""
 
 
-@dataclass(frozen=True, slots=True)
-class Game:
+@dataclass(slots=True, unsafe_hash=True)
+class Game(_Element):
     """One game of a file: its header (tags and comments) and its hands.
 
     `index` counts the games of a file from 1; `findings` holds what the reader

@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from imptools.analyse import analyse_hand
+from imptools.parallel import POOL_FROM
 from imptools.reader import read_games
 from imptools.simulate import Options, simulate
 
@@ -117,3 +118,64 @@ def test_the_installed_search_gives_the_values_of_the_source(tmp_path: Path) -> 
         want = [dict(analyse_hand(g, h.number, from_trick).to_dict(), path=None) for g in games for h in g.hands]
         assert got == want, path.name
         assert sum(len(a["plays"]) for a in got) > 0, path.name
+
+
+# --------------------------------------------------------------------------- the reader and the rules, compiled
+
+CONFORMANCE = ROOT.parent / "shared" / "conformance"
+
+
+def records() -> list[Path]:
+    """Every conformance case and every sample: the records the compiled reader and rules must read alike."""
+    cases = sorted(CONFORMANCE.glob("*/*.imp")) if CONFORMANCE.is_dir() else []
+    return cases + sorted((ROOT / "samples").glob("*.imp"))
+
+
+def imp(args: list[str], cwd: Path, source: bool) -> tuple[int, bytes]:
+    """Exit status and stdout of `imp ARGS`: the installed package's (from outside the tree) or the source's."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if source:
+        env["PYTHONPATH"] = str(ROOT)
+    run = subprocess.run([sys.executable, "-m", "imptools", *args], cwd=cwd, env=env, capture_output=True, timeout=900)
+    assert run.returncode in (0, 1, 2), run.stderr.decode()
+    return run.returncode, run.stdout
+
+
+def test_the_installed_reader_and_rules_are_compiled_where_the_build_could_compile_them(tmp_path: Path) -> None:
+    modules = ["imptools.fastpath", "imptools.record", "imptools.reader", "imptools.rules.template"]
+    modules += ["imptools.rules.bottle_imp.ruleset"]
+    printed = installed(["-c", f"import imptools, {', '.join(modules)}; print(imptools.__file__)"
+                         + "".join(f"; print({m}.__file__)" for m in modules)], tmp_path).split()  # fmt: skip
+    package, files = printed[0], printed[1:]
+    editable = Path(package).resolve().parent == ROOT / "imptools"
+    compiled = not (editable or os.environ.get("IMPTOOLS_PURE") or not can_compile())
+    suffix = sysconfig.get_config_var("EXT_SUFFIX") if compiled else ".py"
+    assert all(f.endswith(suffix) for f in files), files
+
+
+@pytest.mark.parametrize("command", ["score", "validate"])
+def test_the_installed_package_judges_every_record_as_the_source_does(tmp_path: Path, command: str) -> None:
+    paths = [str(p) for p in records()]
+    assert len(paths) > 20 if CONFORMANCE.is_dir() else len(paths) > 10
+    args = [command, "--json", "--jobs", "1", *paths]
+    installed_status, installed_out = imp(args, tmp_path, source=False)
+    source_status, source_out = imp(args, tmp_path, source=True)
+    assert installed_status == source_status
+    assert installed_out == source_out
+    document = json.loads(source_out)
+    if command == "score":
+        assert sum(len(g["hands"]) for g in document["games"]) > 100 and not document["internal"]
+    else:
+        assert len(document["findings"]) > 100 and document["summary"]["internal"] == 0
+
+
+def test_the_installed_package_judges_on_two_processes_as_the_source_on_one(tmp_path: Path) -> None:
+    """Games judged in worker processes come back pickled: the compiled model must cross as the pure one does."""
+    big = tmp_path / "season.imp"
+    games = [simulated(tmp_path, f"night{i}", 4, None, 10 + i, 4).read_text() for i in range(4)]
+    big.write_text("\n".join(games * 120))  # over the size from which a file is cut into pieces for the workers
+    assert big.stat().st_size > POOL_FROM
+    _, two = imp(["score", "--json", "--jobs", "2", str(big)], tmp_path, source=False)
+    _, one = imp(["score", "--json", "--jobs", "1", str(big)], tmp_path, source=True)
+    assert two == one
+    assert sum(len(g["hands"]) for g in json.loads(one)["games"]) == 4 * 4 * 120

@@ -170,7 +170,7 @@ def test_the_documents_written_when_imptools_fails_meet_their_schemas(
 
     for argv, target in (
         (["imp", "validate", "--json", "x.imp"], (imptools.cli.main, "plain_validate")),
-        (["imp", "score", "--json", "x.imp"], (imptools.cli.app, "app")),
+        (["imp", "score", "--json", "x.imp"], (imptools.cli.main, "plain_validate")),
     ):
         with monkeypatch.context() as m:
             m.setattr(*target, broken)

@@ -9,13 +9,13 @@ from __future__ import annotations
 import itertools
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from imptools.cli import output as shell
 from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
-from imptools.cli.judging import internal_findings, judged, validate_files
+from imptools.cli.judging import internal_findings, judged, score_json, validate_files
 from imptools.cli.keeping import kept_texts
 from imptools.cli.knowing import KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
@@ -111,50 +111,17 @@ def score(files: FilesArg, json: JsonOpt = False, jobs: JobsOpt = None) -> None:
 
       imp score --json night.imp | jq '.games[0].totals'
     """
+    if json:
+        raise typer.Exit(score_json(files, jobs))
     inputs = expand(files)
-    out: list[dict[str, Any]] = []
     console = shell.rich_console()
-    for _path, game, result in judged(inputs, jobs_to_use(jobs), whole_games=not json):
+    for _path, game, result in judged(inputs, jobs_to_use(jobs), whole_games=True):
         failures = internal_findings(result)
         inputs.internal.extend(failures)
-        if json:
-            out.append(
-                {
-                    "path": game.path,
-                    "game": game.index,
-                    "players": list(result.players),
-                    "hands": [
-                        {
-                            "hand": h.number,
-                            "dealer": h.dealer,
-                            "complete": h.complete,
-                            "scores": h.scores,
-                            **({"notes": dict(h.notes)} if h.notes else {}),
-                            **({"player_notes": dict(h.player_notes)} if h.player_notes else {}),
-                        }
-                        for h in result.hands
-                    ],
-                    "totals": result.totals,
-                    "over": result.over,
-                    "winners": list(result.winners),
-                    "rules_checked": result.rules_checked,
-                }
-            )
-        else:
-            failures.extend(_print_sheet(console, game, result))
-            inputs.internal.extend(failures[len(internal_findings(result)) :])
-            _print_failures(console, failures)
-    if json:
-        shell.print_json(
-            "score",
-            {
-                "games": out,
-                "unreadable": inputs.unreadable_list(),
-                "internal": [f.to_dict() for f in inputs.internal],
-            },
-        )
-    else:
-        _print_failures(console, [f for f in inputs.internal if f.message.startswith("imptools failed while reading")])
+        failures.extend(_print_sheet(console, game, result))
+        inputs.internal.extend(failures[len(internal_findings(result)) :])
+        _print_failures(console, failures)
+    _print_failures(console, [f for f in inputs.internal if f.message.startswith("imptools failed while reading")])
     raise typer.Exit(inputs.status(False))
 
 

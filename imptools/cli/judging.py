@@ -47,6 +47,41 @@ def internal_findings(result: GameResult) -> list[Finding]:
     return [f for f in result.all_findings() if f.code == INTERNAL]
 
 
+def score_json(files: list[str], jobs: int | None) -> int:
+    """`imp score --json`: every game's scores and totals as one JSON document; the exit status."""
+    inputs = expand(files)
+    out: list[dict[str, object]] = []
+    for _path, game, result in judged(inputs, jobs_to_use(jobs), whole_games=False):
+        inputs.internal.extend(internal_findings(result))
+        out.append(
+            {
+                "path": game.path,
+                "game": game.index,
+                "players": list(result.players),
+                "hands": [
+                    {
+                        "hand": h.number,
+                        "dealer": h.dealer,
+                        "complete": h.complete,
+                        "scores": h.scores,
+                        **({"notes": dict(h.notes)} if h.notes else {}),
+                        **({"player_notes": dict(h.player_notes)} if h.player_notes else {}),
+                    }
+                    for h in result.hands
+                ],
+                "totals": result.totals,
+                "over": result.over,
+                "winners": list(result.winners),
+                "rules_checked": result.rules_checked,
+            }
+        )
+    print_json(
+        "score",
+        {"games": out, "unreadable": inputs.unreadable_list(), "internal": [f.to_dict() for f in inputs.internal]},
+    )
+    return inputs.status(False)
+
+
 def validate_files(files: list[str], json: bool, jobs: int | None) -> int:
     """`imp validate`: judge the files, print the findings (or JSON), and return the exit status."""
     inputs = expand(files)

@@ -8,15 +8,16 @@ import os
 import sys
 
 from imptools.cli.inputs import STDIN
-from imptools.cli.judging import validate_files
+from imptools.cli.judging import score_json, validate_files
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_UNREADABLE, error, print_json
 from imptools.findings import INTERNAL, Finding
 
 
 def plain_validate(argv: list[str]) -> int | None:
-    """`imp validate [--json] [--jobs N] FILE...` run without Typer's option parsing, which costs more than
-    checking a small file; None for any other command line (Typer parses it, and explains a wrong one)."""
-    if argv[:1] != ["validate"]:
+    """`imp validate [--json] [--jobs N] FILE...` and `imp score --json [--jobs N] FILE...` run without Typer's
+    option parsing, which costs more than checking a small file; None for any other command line (Typer parses
+    it, and explains a wrong one)."""
+    if argv[:1] not in (["validate"], ["score"]):
         return None
     files: list[str] = []
     json = False
@@ -36,6 +37,8 @@ def plain_validate(argv: list[str]) -> int | None:
             files.append(a)
     if not files:
         return None
+    if argv[0] == "score":
+        return score_json(files, jobs) if json else None
     return validate_files(files, json=json, jobs=jobs)
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import Protocol, runtime_checkable
+from typing import ClassVar, Protocol, runtime_checkable
 
 from imptools.findings import Finding
 from imptools.record import Game, Hand
@@ -309,9 +309,9 @@ class HandSimulator(Protocol):
 class Ruleset(Protocol):
     """A game's rules: card tokens, judging and scoring, replay."""
 
-    name: str
-    variants: tuple[str, ...]
-    facts: tuple[FactKind, ...]
+    name: ClassVar[str]
+    variants: ClassVar[tuple[str, ...]]
+    facts: ClassVar[tuple[FactKind, ...]]
     """The facts a scored hand of this game counts per player (`HandResult.facts`), in the order they are shown."""
 
     def check_card(self, text: str, game: Game) -> CardCheck:

@@ -5,6 +5,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from typing import ClassVar
+
+from mypy_extensions import mypyc_attr
 
 from imptools.findings import Finding, Severity
 from imptools.record import CardText, Game, Hand, HandLine, Trick, UnreadLine
@@ -164,6 +167,7 @@ def _other_game_card(text: str, game: Game, this: str) -> str | None:
     return None
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TokenRuleset:
     """A game whose cards imptools knows but whose rules it does not check.
 
@@ -171,9 +175,9 @@ class TokenRuleset:
     scores nothing: `GameResult.rules_checked` is False.
     """
 
-    name = ""
-    variants: tuple[str, ...] = ()
-    facts: tuple[FactKind, ...] = ()
+    name: ClassVar[str] = ""
+    variants: ClassVar[tuple[str, ...]] = ()
+    facts: ClassVar[tuple[FactKind, ...]] = ()
     """No facts of its own unless the game counts some (a ruleset that scores hands may)."""
 
     def check_card(self, text: str, game: Game) -> CardCheck:  # pragma: no cover - overridden
@@ -230,6 +234,7 @@ class HandOutcome:
     """The hand's tricks as seated and judged: it says whose play a finding on a card token is about."""
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class TrickRuleset(TokenRuleset):
     """The shape every trick-taking ruleset here shares: one `play_hand` per hand serves judging and replay.
 
@@ -241,12 +246,12 @@ class TrickRuleset(TokenRuleset):
     `incomplete`, running totals, `score-mismatch` and the end of the game.
     """
 
-    default_hands: int | None = None
+    default_hands: ClassVar[int | None] = None
     """Hands in a game when neither `Hands` nor `Target` says otherwise (None: no limit)."""
-    default_target: int | None = None
+    default_target: ClassVar[int | None] = None
     """The total that ends a game when neither `Hands` nor `Target` says otherwise (None: none)."""
 
-    unjudged = "imptools cannot judge this game (players or variant)"
+    unjudged: ClassVar[str] = "imptools cannot judge this game (players or variant)"
     """Why a game whose `table` is None cannot be played (for `imp analyse`)."""
 
     def table(self, game: Game) -> object | None:  # pragma: no cover - overridden

@@ -69,11 +69,12 @@ class BottleImp(TrickRuleset):
     def check_card(self, text: str, game: Game) -> CardCheck:
         m = CARD.fullmatch(text)
         cards, name = self._deck(game)
-        number = card_number(text)
+        spelled = m.group(1) if m is not None else ""
+        whole, _, half = spelled.partition(".")
+        number = 2 * int(whole) + (1 if half else 0) if m is not None else None  # card_number, the match made once
         if m is None or number not in cards:
             return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({name})")
         assert number is not None
-        spelled = m.group(1)
         letter = m.group(2).lower()
         colour = cards[number][0]
         if letter and letter != colour:
