@@ -19,6 +19,10 @@ answer a window itself (`answer`: the Bottle Imp's escape and coin questions). N
 knows a game: the registry finds a game's search (`imptools.rules.get_search`), which
 starts a hand from what its ruleset sets up (`imptools.rules.base.StartPosition`).
 
+Before the first card, the choices a player made (Botifarra's trump, a Ninety-nine
+bid: `PlayedHand.decisions`, from the game's search) are valued the same way:
+each option's start position searched for the choosing player (`ChoiceValue`).
+
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
 stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
 cluster.
@@ -35,7 +39,7 @@ from typing import Any
 
 from imptools.record import Game
 from imptools.rules import get_search
-from imptools.rules.base import PlayedHand, SearchPosition
+from imptools.rules.base import Decision, PlayedHand, SearchPosition
 
 INF = 1 << 40
 """Beyond any result a hand can have."""
@@ -350,12 +354,39 @@ class PlayCost:
 
 
 @dataclass(frozen=True, slots=True)
+class ChoiceValue:
+    """One option of a choice made before the first card, as the search values it: the decision (`trump`,
+    `bid`), the choosing player, the option as the record writes it, the player's value had he taken it, whether he
+    did, and what the text says beside it (`note`: the scoring of the option taken, or that no option did better)."""
+
+    decision: str
+    player: str
+    option: str
+    value: int
+    made: bool
+    note: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "decision": self.decision,
+            "player": self.player,
+            "option": self.option,
+            "value": self.value,
+            "made": self.made,
+        }
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """The analysis of one hand: each play from `from_trick` on, or `skipped` saying why there is none.
 
     `note` says why the plays stop before the record's end, where they do; `nodes`
     counts the positions the search visited; `marks` are the game's thresholds for
-    `?` and `??`.
+    `?` and `??`; `choices` the options of the choices made before the first card
+    (valued when the analysis starts at trick 1).
     """
 
     path: str | None
@@ -367,6 +398,7 @@ class HandAnalysis:
     note: str | None = None
     nodes: int = 0
     marks: tuple[int, int] = (1, 1)
+    choices: tuple[ChoiceValue, ...] = ()
 
     def cost_of(self, trick: int | None, player: str | None) -> PlayCost | None:
         """The valued play of `player` in trick `trick`, if the analysis has one."""
@@ -382,6 +414,7 @@ class HandAnalysis:
             "hand": self.hand,
             "from_trick": self.from_trick,
             "plays": [p.to_dict() for p in self.plays],
+            "choices": [c.to_dict() for c in self.choices],
         }
         if self.skipped is not None:
             out["skipped"] = self.skipped
@@ -412,14 +445,77 @@ OnPlay = Callable[[int, int], None]
 done and how many there are."""
 
 
-def analyse_hand(game: Game, hand_number: int, from_trick: int = 1, on_play: OnPlay | None = None) -> HandAnalysis:
-    """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on."""
+def value_choices(
+    decisions: Sequence[Decision], search: Search, costly: bool = False
+) -> tuple[tuple[ChoiceValue, ...], int]:
+    """The options of `decisions` valued for their players, `search` standing at the hand's start (the option
+    taken is valued there, sharing its tables with the plays' values), and the positions the other options'
+    searches visited.
+
+    Where every option is shown (`Decision.every`), each is valued exactly; else
+    the one taken, and, where the decision is not `costly` or `costly` asks for it,
+    the best option when it does better (each option asked only whether it beats
+    the best so far: a null window).
+    """
+    out: list[ChoiceValue] = []
+    nodes = 0
+    for d in decisions:
+        made = next((o for o in d.options if o.start is None), None)
+        made_value = search.value(d.player) if made is not None else None
+        note = d.note(made_value) if d.note is not None and made_value is not None else ""
+        if d.every:
+            for o in d.options:
+                if o.start is None:
+                    v = made_value
+                else:
+                    s = Search(o.start())
+                    v = s.value(d.player)
+                    nodes += s.positions()
+                assert v is not None
+                out.append(ChoiceValue(d.kind, d.player, o.text, v, o.start is None, note if o.start is None else ""))
+            continue
+        if made is not None and made_value is not None and (d.costly and not costly):
+            out.append(ChoiceValue(d.kind, d.player, made.text, made_value, True, note))
+            continue
+        best, best_value = made, made_value
+        tables: dict[str, list[dict[object, Entry]]] = {}
+        history: dict[str, dict[int, int]] = {}
+        for o in d.options:
+            if o.start is None:
+                continue
+            s = Search(o.start())
+            if d.shared:
+                s.tables, s.history = tables, history
+            if best_value is None:
+                v = s.value(d.player)
+            elif (v := s.value(d.player, best_value, best_value + 1)) > best_value:
+                v = s.value(d.player, guess=v)
+            else:
+                nodes += s.positions()
+                continue
+            nodes += s.positions()
+            best, best_value = o, v
+        if made is not None and made_value is not None:
+            better = best is not made
+            note = note if better else "; ".join(x for x in (note, "no option did better") if x)
+            out.append(ChoiceValue(d.kind, d.player, made.text, made_value, True, note))
+        if best is not None and best is not made and best_value is not None:
+            out.append(ChoiceValue(d.kind, d.player, best.text, best_value, False))
+    return tuple(out), nodes
+
+
+def analyse_hand(
+    game: Game, hand_number: int, from_trick: int = 1, on_play: OnPlay | None = None, costly: bool = False
+) -> HandAnalysis:
+    """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on; from trick 1, the
+    choices made before it too (`value_choices`; `costly` values the options of the costly ones as well)."""
     head = (game.path, game.index, hand_number, from_trick)
     found = played_hand(game, hand_number)
     if isinstance(found, str):
         return HandAnalysis(*head, skipped=found)
     pos = found.position
     search = Search(pos)
+    choices, nodes = value_choices(found.decisions, search, costly) if from_trick <= 1 else ((), 0)
     out: list[PlayCost] = []
     note = found.note
     total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
@@ -443,7 +539,7 @@ def analyse_hand(game: Game, hand_number: int, from_trick: int = 1, on_play: OnP
         if trick >= from_trick and on_play is not None:
             done += 1
             on_play(done, total)
-    return HandAnalysis(*head, tuple(out), None, note, search.positions(), found.marks)
+    return HandAnalysis(*head, tuple(out), None, note, search.positions() + nodes, found.marks, choices)
 
 
 # --------------------------------------------------------------------------- many hands
@@ -456,19 +552,21 @@ class Task:
     game: Game
     hand: int
     from_trick: int = 1
+    costly: bool = False
+    """Value the options of the costly choices too (`analyse_hand`)."""
 
 
 def run_task(task: Task) -> HandAnalysis:
     """Analyse one task (the function the pool's and the cluster's workers run)."""
-    return analyse_hand(task.game, task.hand, task.from_trick)
+    return analyse_hand(task.game, task.hand, task.from_trick, costly=task.costly)
 
 
 def tasks_for(
-    games: Iterable[Game], game: int | None = None, hand: int | None = None, from_trick: int = 1
+    games: Iterable[Game], game: int | None = None, hand: int | None = None, from_trick: int = 1, costly: bool = False
 ) -> list[Task]:
     """The hands of `games` to analyse: all of them, or the game and hand asked for (numbers from 1)."""
     return [
-        Task(g, h.number, from_trick)
+        Task(g, h.number, from_trick, costly)
         for g in games
         if game is None or g.index == game
         for h in g.hands
@@ -509,7 +607,7 @@ class Runner:
         elif self.in_process(tasks):
             for t in tasks:
                 told = None if on_play is None else partial(on_play, t)
-                yield analyse_hand(t.game, t.hand, t.from_trick, told)
+                yield analyse_hand(t.game, t.hand, t.from_trick, told, t.costly)
         else:
             with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
                 yield from pool.map(run_task, tasks)

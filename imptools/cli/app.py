@@ -526,6 +526,9 @@ def replay(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="With --analyse: hands analysed at once.")
     ] = None,
+    bids: Annotated[
+        bool, typer.Option("--bids", help="With --analyse: value every bid each player could have made.")
+    ] = False,
 ) -> None:
     """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
 
@@ -564,7 +567,7 @@ def replay(
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
 
-        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick)))
+        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick, bids)))
         games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
@@ -639,19 +642,26 @@ def analyse(
         str | None,
         typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands to this Dask distributed scheduler."),
     ] = None,
+    bids: Annotated[
+        bool, typer.Option("--bids", help="Value every bid each player could have made (slower), not only his own.")
+    ] = False,
 ) -> None:
     """What each card cost, with every card visible: each play valued by a search.
 
     Each play is valued by a search in which its player makes his result as
     high as possible and everyone else makes it as low as possible; the cost is
     what the play gave away. A hand whose cards are not all known is skipped
-    with the reason.
+    with the reason. From trick 1, the choices made before the first card are
+    valued too: every trump the chooser could have named, and each player's
+    bid (with --bids, against the best of every bid he could have made).
 
     Examples:
 
       imp analyse night.imp --hand 3 --from-trick 5
 
       imp analyse --json --jobs 8 practice.imp
+
+      imp analyse ninety-nine.imp --hand 2 --bids
     """
     from imptools.analyse import Runner, cores, tasks_for
 
@@ -659,7 +669,7 @@ def analyse(
     games = list(read(inputs.paths[0], inputs))
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
-    tasks = tasks_for(games, game, hand, from_trick)
+    tasks = tasks_for(games, game, hand, from_trick, bids)
     if not tasks:
         shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)
