@@ -354,9 +354,7 @@ def bid_decision(
     complete: bool,
 ) -> Decision:
     """A player's bid: the bid he made, and, where his twelve cards are known (his deal line, or in a complete hand
-    the cards he played and his bid cards), each of the 220 bids of three of them with the nine left to play, the
-    others' bids and cards as recorded. Valued for him; one search table serves every bid (the key holds the needs,
-    and only his bid and cards differ), and the others are valued only when asked (`Decision.costly`)."""
+    the cards he played and his bid cards), each of the 220 bids of three of them (`bid_options`)."""
     line = deck.bids[player]
     put_away = deck.put_away.get(player, set())
     made = " ".join("?" if c is None else spell(c) for c in line.cards) if line.cards else str(line.number)
@@ -369,14 +367,32 @@ def bid_decision(
     turnup = deck.turnup
     if len(twelve) != DEALT or turnup is None or turnup in twelve or others & twelve or not held[player] <= twelve:
         return Decision("bid", player, (Option(made),), every=False, costly=True, shared=True)
+    return bid_options(player, twelve, put_away, made, order, held, bids, turnup, call)
+
+
+def bid_options(
+    player: str,
+    dealt: set[int],
+    put_away: set[int],
+    made: str,
+    order: Sequence[str],
+    held: Mapping[str, set[int]],
+    bids: Mapping[str, int | None],
+    turnup: int,
+    call: Declaration | None,
+) -> Decision:
+    """Every bid of three of the cards `player` was `dealt`, the one he made (`put_away`, written `made`) taken,
+    each other with the cards left to play, the others' bids and cards as recorded (`held`, `bids`). Valued for
+    him; one search table serves every bid (the key holds the needs, and only his bid and cards differ), and the
+    others are valued only when asked (`Decision.costly`)."""
     options: list[Option] = []
     if len(put_away) != BID_CARDS:
-        options.append(Option(made))  # the bid cards are not all known: the bid made stands apart from the 220
-    for bid in combinations(sorted(twelve, reverse=True), BID_CARDS):
+        options.append(Option(made))  # the bid cards are not all known: the bid made stands apart
+    for bid in combinations(sorted(dealt, reverse=True), BID_CARDS):
         if set(bid) == put_away:
             options.append(Option(made))
             continue
-        hands = {p: (twelve - set(bid)) if p == player else held[p] for p in order}
+        hands = {p: (dealt - set(bid)) if p == player else held[p] for p in order}
         mine = {**bids, player: bid_value(bid, turnup)}
         start = partial(SearchNinetyNine, order, hands, turnup, mine, call)
         options.append(Option(" ".join(spell(c) for c in bid), start))
