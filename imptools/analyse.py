@@ -461,21 +461,27 @@ def value_choices(
     nodes = 0
     for d in decisions:
         made = next((o for o in d.options if o.start is None), None)
+        if d.every:
+            # the other options first: each search's tables are gone before the hand's own grow
+            values: dict[int, int] = {}
+            for i, o in enumerate(d.options):
+                if o.start is not None:
+                    s = Search(o.start())
+                    values[i] = s.value(d.player)
+                    nodes += s.positions()
+            for i, o in enumerate(d.options):
+                if o.start is None:
+                    v = search.value(d.player)
+                    note = d.note(v) if d.note is not None else ""
+                    out.append(ChoiceValue(d.kind, d.player, o.text, v, True, note))
+                else:
+                    out.append(ChoiceValue(d.kind, d.player, o.text, values[i], False))
+            continue
         made_value = search.value(d.player) if made is not None else None
         note = d.note(made_value) if d.note is not None and made_value is not None else ""
-        if d.every:
-            for o in d.options:
-                if o.start is None:
-                    v = made_value
-                else:
-                    s = Search(o.start())
-                    v = s.value(d.player)
-                    nodes += s.positions()
-                assert v is not None
-                out.append(ChoiceValue(d.kind, d.player, o.text, v, o.start is None, note if o.start is None else ""))
-            continue
-        if made is not None and made_value is not None and (d.costly and not costly):
-            out.append(ChoiceValue(d.kind, d.player, made.text, made_value, True, note))
+        if d.costly and not costly:
+            if made is not None and made_value is not None:
+                out.append(ChoiceValue(d.kind, d.player, made.text, made_value, True, note))
             continue
         best, best_value = made, made_value
         tables: dict[str, list[dict[object, Entry]]] = {}

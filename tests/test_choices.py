@@ -87,7 +87,7 @@ def tricks_left(table: str) -> int:
 
 
 @pytest.mark.parametrize(("table", "rules"), TABLES)
-@pytest.mark.parametrize("seed", range(3))
+@pytest.mark.parametrize("seed", range(5))
 def test_the_trump_table_equals_plain_minimax_under_each_trump(table: str, rules: str, seed: int) -> None:
     """Each of the five trumps valued for the chooser (the player before the leader: the dealer of a hand that
     started here), against plain minimax over the checker's position dealt the same cards under that trump; the
@@ -251,7 +251,7 @@ def test_cli_json_text_and_replay_show_the_bids(tmp_path: Path) -> None:
     """A Ninety-nine hand: each player's bid valued; with --bids against the best of his 220, in the JSON, the
     text, and every form of the replay."""
     path = str(tmp_path / "nn.imp")
-    Path(path).write_text("".join(simulate(Options("ninety-nine", ("Ann", "Bob", "Cat"), None, seed=2))), "utf-8")
+    Path(path).write_text("".join(simulate(Options("ninety-nine", ("Ann", "Bob", "Cat"), None, seed=4))), "utf-8")
     (game,) = read_games(Path(path).read_text("utf-8"))
     runner = CliRunner()
     out = runner.invoke(app, ["analyse", path, "--json", "--jobs", "1"])
@@ -261,23 +261,29 @@ def test_cli_json_text_and_replay_show_the_bids(tmp_path: Path) -> None:
     assert a["choices"] == [c.to_dict() for c in analyse_hand(game, 1).choices]
     everything = runner.invoke(app, ["analyse", path, "--json", "--jobs", "1", "--bids"])
     (b,) = json.loads(everything.output)["analyses"]
-    want = analyse_hand(game, 1, costly=True)
-    assert b["choices"] == [c.to_dict() for c in want.choices]
-    made = [c for c in want.choices if c.made]
-    assert [c.value for c in made] == [c["value"] for c in a["choices"]]
-    for c in want.choices:
-        if not c.made:  # a better bid than his own
-            assert c.value > next(m.value for m in made if m.player == c.player)
+    made = [c for c in b["choices"] if c["made"]]
+    assert [(c["player"], c["option"], c["value"]) for c in made] == [
+        (c["player"], c["option"], c["value"]) for c in a["choices"]
+    ]
+    better = [c for c in b["choices"] if not c["made"]]
+    assert better, "some player had a better bid than his own"
+    for c in better:  # a better bid than his own, listed right after it
+        own = b["choices"][b["choices"].index(c) - 1]
+        assert own["made"] and own["player"] == c["player"] and c["value"] > own["value"] and "note" not in own
+    assert all(
+        c.get("note") == "no option did better" for c in made if c["player"] not in {x["player"] for x in better}
+    )
     from imptools.present.analysis import choice_lines
 
-    lines = choice_lines(want.choices)
+    lines = choice_lines([ChoiceValue(**c) for c in b["choices"]])
     shown = runner.invoke(app, ["analyse", path, "--jobs", "1", "--bids"])
     assert all(line in " ".join(shown.output.split()) for line in lines)
     replay = runner.invoke(app, ["replay", path, "--analyse", "--jobs", "1", "--json", "--bids"])
     (hand,) = json.loads(replay.output)["games"][0]["hands"]
     assert hand["analysis"]["choices"] == b["choices"]
-    text_replay = runner.invoke(app, ["replay", path, "--analyse", "--jobs", "1", "--bids"])
-    assert all(line in " ".join(text_replay.output.split()) for line in lines)
+    text_replay = runner.invoke(app, ["replay", path, "--analyse", "--jobs", "1"])
+    own_lines = choice_lines([ChoiceValue(**c) for c in a["choices"]])
+    assert all(line in " ".join(text_replay.output.split()) for line in own_lines)
     late = runner.invoke(app, ["analyse", path, "--json", "--jobs", "1", "--from-trick", "3"])
     assert json.loads(late.output)["analyses"][0]["choices"] == []
 
