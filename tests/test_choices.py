@@ -138,7 +138,7 @@ def test_a_whole_hand_values_the_trump_named_as_its_first_play() -> None:
     assert len(a.choices) == 5 and sum(c.made for c in a.choices) == 1
     (made,) = [c for c in a.choices if c.made]
     found = played_hand(game, 1)
-    assert not isinstance(found, str)
+    assert not isinstance(found, str) and isinstance(found.position, SearchBotifarra)
     assert made.player == found.position.order[-1]  # the dealer chose: he plays last to trick 1
     assert made.value == Search(found.position).value(made.player)
     times = 2 if made.option == "botifarra" else 1
