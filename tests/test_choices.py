@@ -304,3 +304,12 @@ def test_the_choice_lines() -> None:
         "  trump table: oros 41, copes 38 (chosen), espases 30, bastos 33, botifarra 36; "
         "copes at 38 scores 2 for Bernat+Dolors, 4 with a contro"
     )
+
+
+def test_the_bottle_imp_has_no_choice_before_the_first_card() -> None:
+    """Its search offers no decision, so an analysis from trick 1 has an empty list (a short hand: the rulebook's)."""
+    rulebook = Path(__file__).resolve().parent / "conformance" / "bottle-imp" / "rulebook-example.imp"
+    (game,) = read_games(rulebook)
+    found = played_hand(game, 1)
+    assert not isinstance(found, str) and found.decisions == ()
+    assert HandAnalysis(None, 1, 1, 1).to_dict()["choices"] == []
