@@ -56,12 +56,13 @@ def child(game: Game, hand: int, costly: bool, limit: int, out: Connection) -> N
     resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))  # stopped by SIGXCPU past `limit` CPU seconds
     with_choices = timed(game, hand, False)
     every = timed(game, hand, True) if costly else None
-    real = analyse.value_choices
-    analyse.value_choices = lambda *args, **kwargs: ((), 0)
+    namespace = vars(analyse)  # where `analyse_hand` finds `value_choices`
+    real = namespace["value_choices"]
+    namespace["value_choices"] = lambda *args, **kwargs: ((), 0)
     try:
         alone = timed(game, hand, False)
     finally:
-        analyse.value_choices = real
+        namespace["value_choices"] = real
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.send((alone, with_choices, every, peak))
 

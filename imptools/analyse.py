@@ -20,8 +20,8 @@ knows a game: the registry finds a game's search (`imptools.rules.get_search`), 
 starts a hand from what its ruleset sets up (`imptools.rules.base.StartPosition`).
 
 Before the first card, the choices a player made (Botifarra's trump, a Ninety-nine
-bid: `PlayedHand.decisions`, from the game's search) are valued the same way:
-each option's start position searched for the choosing player (`ChoiceValue`).
+bid: `PlayedHand.decisions`, from the game's search) are valued the same way, each
+option's start position searched for the choosing player (`imptools.choices`).
 
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
 stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
@@ -37,9 +37,10 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from imptools.choices import ChoiceValue, value_choices
 from imptools.record import Game
 from imptools.rules import get_search
-from imptools.rules.base import Decision, PlayedHand, SearchPosition
+from imptools.rules.base import PlayedHand, SearchPosition
 
 INF = 1 << 40
 """Beyond any result a hand can have."""
@@ -354,32 +355,6 @@ class PlayCost:
 
 
 @dataclass(frozen=True, slots=True)
-class ChoiceValue:
-    """One option of a choice made before the first card, as the search values it: the decision (`trump`,
-    `bid`), the choosing player, the option as the record writes it, the player's value had he taken it, whether he
-    did, and what the text says beside it (`note`: the scoring of the option taken, or that no option did better)."""
-
-    decision: str
-    player: str
-    option: str
-    value: int
-    made: bool
-    note: str = ""
-
-    def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {
-            "decision": self.decision,
-            "player": self.player,
-            "option": self.option,
-            "value": self.value,
-            "made": self.made,
-        }
-        if self.note:
-            out["note"] = self.note
-        return out
-
-
-@dataclass(frozen=True, slots=True)
 class HandAnalysis:
     """The analysis of one hand: each play from `from_trick` on, or `skipped` saying why there is none.
 
@@ -445,71 +420,6 @@ OnPlay = Callable[[int, int], None]
 done and how many there are."""
 
 
-def value_choices(
-    decisions: Sequence[Decision], search: Search, costly: bool = False
-) -> tuple[tuple[ChoiceValue, ...], int]:
-    """The options of `decisions` valued for their players, `search` standing at the hand's start (the option
-    taken is valued there, sharing its tables with the plays' values), and the positions the other options'
-    searches visited.
-
-    Where every option is shown (`Decision.every`), each is valued exactly; else
-    the one taken, and, where the decision is not `costly` or `costly` asks for it,
-    the best option when it does better (each option asked only whether it beats
-    the best so far: a null window).
-    """
-    out: list[ChoiceValue] = []
-    nodes = 0
-    for d in decisions:
-        made = next((o for o in d.options if o.start is None), None)
-        if d.every:
-            # the other options first: each search's tables are gone before the hand's own grow
-            values: dict[int, int] = {}
-            for i, o in enumerate(d.options):
-                if o.start is not None:
-                    s = Search(o.start())
-                    values[i] = s.value(d.player)
-                    nodes += s.positions()
-            for i, o in enumerate(d.options):
-                if o.start is None:
-                    v = search.value(d.player)
-                    note = d.note(v) if d.note is not None else ""
-                    out.append(ChoiceValue(d.kind, d.player, o.text, v, True, note))
-                else:
-                    out.append(ChoiceValue(d.kind, d.player, o.text, values[i], False))
-            continue
-        made_value = search.value(d.player) if made is not None else None
-        note = d.note(made_value) if d.note is not None and made_value is not None else ""
-        if d.costly and not costly:
-            if made is not None and made_value is not None:
-                out.append(ChoiceValue(d.kind, d.player, made.text, made_value, True, note))
-            continue
-        best, best_value = made, made_value
-        tables: dict[str, list[dict[object, Entry]]] = {}
-        history: dict[str, dict[int, int]] = {}
-        for o in d.options:
-            if o.start is None:
-                continue
-            s = Search(o.start())
-            if d.shared:
-                s.tables, s.history = tables, history
-            if best_value is None:
-                v = s.value(d.player)
-            elif (v := s.value(d.player, best_value, best_value + 1)) > best_value:
-                v = s.value(d.player, guess=v)
-            else:
-                nodes += s.positions()
-                continue
-            nodes += s.positions()
-            best, best_value = o, v
-        if made is not None and made_value is not None:
-            better = best is not made
-            note = note if better else "; ".join(x for x in (note, "no option did better") if x)
-            out.append(ChoiceValue(d.kind, d.player, made.text, made_value, True, note))
-        if best is not None and best is not made and best_value is not None:
-            out.append(ChoiceValue(d.kind, d.player, best.text, best_value, False))
-    return tuple(out), nodes
-
-
 def analyse_hand(
     game: Game, hand_number: int, from_trick: int = 1, on_play: OnPlay | None = None, costly: bool = False
 ) -> HandAnalysis:
@@ -521,7 +431,7 @@ def analyse_hand(
         return HandAnalysis(*head, skipped=found)
     pos = found.position
     search = Search(pos)
-    choices, nodes = value_choices(found.decisions, search, costly) if from_trick <= 1 else ((), 0)
+    choices, nodes = value_choices(found.decisions, search, Search, costly) if from_trick <= 1 else ((), 0)
     out: list[PlayCost] = []
     note = found.note
     total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)

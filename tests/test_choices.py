@@ -12,7 +12,8 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import ChoiceValue, HandAnalysis, Search, analyse_hand, played_hand, value_choices
+from imptools.analyse import HandAnalysis, Search, analyse_hand, played_hand
+from imptools.choices import ChoiceValue, value_choices
 from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
@@ -100,7 +101,7 @@ def test_the_trump_table_equals_plain_minimax_under_each_trump(table: str, rules
     decision = trump_decision(start.setup, Calls(True, named, chooser), start, chooser)
     assert [o.text for o in decision.options] == [w for w, _ in TRUMPS]
     search = Search(start)
-    choices, _ = value_choices([decision], search)
+    choices, _ = value_choices([decision], search, Search)
     assert [c.made for c in choices] == [t == named for _, t in TRUMPS]
     held, piles = start_cards(start)
     for c, (_, trump) in zip(choices, TRUMPS):
@@ -222,9 +223,9 @@ def test_the_best_bid_equals_brute_force(seed: int) -> None:
     decision = bid_options(player, dealt, made, "made", order, held, bids, turnup, call)
     assert len(decision.options) == 20 and sum(o.start is None for o in decision.options) == 1
     start = SearchNinetyNine(order, held, turnup, bids, call)
-    cheap, _ = value_choices([decision], Search(start))
+    cheap, _ = value_choices([decision], Search(start), Search)
     assert [(c.option, c.made) for c in cheap] == [("made", True)]  # the others only when asked
-    choices, _ = value_choices([decision], Search(start), costly=True)
+    choices, _ = value_choices([decision], Search(start), Search, costly=True)
     brute: dict[str, int] = {}
     for bid in combinations(sorted(dealt, reverse=True), 3):
         rest = dealt - set(bid)

@@ -9,7 +9,8 @@ from itertools import groupby
 from rich.console import Console
 from rich.text import Text
 
-from imptools.analyse import ChoiceValue, HandAnalysis, PlayCost
+from imptools.analyse import HandAnalysis, PlayCost
+from imptools.choices import ChoiceValue
 
 _STYLE = {"?": "yellow", "??": "bold red"}
 
