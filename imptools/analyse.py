@@ -19,6 +19,10 @@ answer a window itself (`answer`: the Bottle Imp's escape and coin questions). N
 knows a game: the registry finds a game's search (`imptools.rules.get_search`), which
 starts a hand from what its ruleset sets up (`imptools.rules.base.StartPosition`).
 
+Before the first card, the choices a player made (Botifarra's trump, a Ninety-nine
+bid: `PlayedHand.decisions`, from the game's search) are valued the same way, each
+option's start position searched for the choosing player (`imptools.choices`).
+
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
 stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
 cluster.
@@ -33,6 +37,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
+from imptools.choices import ChoiceValue, value_choices
 from imptools.record import Game
 from imptools.rules import get_known_deal, get_search
 from imptools.rules.base import KnownDeal, PlayedHand, SearchPosition
@@ -392,7 +397,8 @@ class HandAnalysis:
 
     `note` says why the plays stop before the record's end, where they do; `nodes`
     counts the positions the search visited; `marks` are the game's thresholds for
-    `?` and `??`.
+    `?` and `??`; `choices` the options of the choices made before the first card
+    (valued when the analysis starts at trick 1).
     """
 
     path: str | None
@@ -404,6 +410,7 @@ class HandAnalysis:
     note: str | None = None
     nodes: int = 0
     marks: tuple[int, int] = (1, 1)
+    choices: tuple[ChoiceValue, ...] = ()
 
     def cost_of(self, trick: int | None, player: str | None) -> PlayCost | None:
         """The valued play of `player` in trick `trick`, if the analysis has one."""
@@ -419,6 +426,7 @@ class HandAnalysis:
             "hand": self.hand,
             "from_trick": self.from_trick,
             "plays": [p.to_dict() for p in self.plays],
+            "choices": [c.to_dict() for c in self.choices],
         }
         if self.skipped is not None:
             out["skipped"] = self.skipped
@@ -456,9 +464,11 @@ def analyse_hand(
     on_play: OnPlay | None = None,
     knowing: KnowingAsk | None = None,
     jobs: int = 1,
+    costly: bool = False,
 ) -> HandAnalysis:
     """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on; with `knowing`, each play
-    valued on what its player knew as well (the worlds spread over `jobs` processes)."""
+    valued on what its player knew as well (the worlds spread over `jobs` processes); from trick 1, the choices
+    made before it too (`value_choices`; `costly` values the options of the costly ones as well)."""
     head = (game.path, game.index, hand_number, from_trick)
     deal: KnownDeal | None = None
     if knowing is None:
@@ -478,6 +488,7 @@ def analyse_hand(
         return HandAnalysis(*head, skipped=found)
     pos = found.position
     search = Search(pos)
+    choices, nodes = value_choices(found.decisions, search, Search, costly) if from_trick <= 1 else ((), 0)
     out: list[PlayCost] = []
     note = found.note
     total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
@@ -515,7 +526,7 @@ def analyse_hand(
     finally:
         if pool is not None:
             pool.shutdown()
-    return HandAnalysis(*head, tuple(out), None, note, search.positions(), found.marks)
+    return HandAnalysis(*head, tuple(out), None, note, search.positions() + nodes, found.marks, choices)
 
 
 # --------------------------------------------------------------------------- on what the player knew
@@ -594,11 +605,13 @@ class Task:
     hand: int
     from_trick: int = 1
     knowing: KnowingAsk | None = None
+    costly: bool = False
+    """Value the options of the costly choices too (`analyse_hand`)."""
 
 
 def run_task(task: Task) -> HandAnalysis:
     """Analyse one task (the function the pool's and the cluster's workers run)."""
-    return analyse_hand(task.game, task.hand, task.from_trick, knowing=task.knowing)
+    return analyse_hand(task.game, task.hand, task.from_trick, knowing=task.knowing, costly=task.costly)
 
 
 def tasks_for(
@@ -607,10 +620,11 @@ def tasks_for(
     hand: int | None = None,
     from_trick: int = 1,
     knowing: KnowingAsk | None = None,
+    costly: bool = False,
 ) -> list[Task]:
     """The hands of `games` to analyse: all of them, or the game and hand asked for (numbers from 1)."""
     return [
-        Task(g, h.number, from_trick, knowing)
+        Task(g, h.number, from_trick, knowing, costly)
         for g in games
         if game is None or g.index == game
         for h in g.hands
@@ -651,7 +665,7 @@ class Runner:
         elif self.in_process(tasks):
             for t in tasks:
                 told = None if on_play is None else partial(on_play, t)
-                yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, self.jobs)
+                yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, self.jobs, t.costly)
         else:
             with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
                 yield from pool.map(run_task, tasks)

@@ -267,7 +267,7 @@ def _hand_analysis(h: HandReplay) -> dict[str, Any]:
     if h.analysis is None:
         return {}
     a = h.analysis.to_dict()
-    return {"analysis": {k: a[k] for k in ("from_trick", "skipped", "note") if k in a}}
+    return {"analysis": {k: a[k] for k in ("from_trick", "skipped", "note", "choices") if k in a}}
 
 
 def _step_dict(h: HandReplay, i: int) -> dict[str, Any]:

@@ -183,6 +183,23 @@ def knowing() -> dict[str, Any]:
     )
 
 
+def choice() -> dict[str, Any]:
+    return obj(
+        {
+            "decision": {"enum": ["trump", "bid"]},
+            "player": STR,
+            "option": STR,
+            "value": INT,
+            "made": BOOL,
+        },
+        {"note": STR},
+        description=(
+            "One option of a choice made before the first card: the choosing player's best result had he taken it"
+            " (`made`: he did), and what the text says beside it."
+        ),
+    )
+
+
 def analyse_schema() -> dict[str, Any]:
     analysis = obj(
         {
@@ -191,6 +208,7 @@ def analyse_schema() -> dict[str, Any]:
             "hand": FROM_ONE,
             "from_trick": FROM_ONE,
             "plays": {"type": "array", "items": {"$ref": "#/$defs/play"}},
+            "choices": {"type": "array", "items": {"$ref": "#/$defs/choice"}},
         },
         {"skipped": STR, "note": STR},
         description="One hand: each play from `from_trick` on, or `skipped` saying why there is none.",
@@ -200,7 +218,7 @@ def analyse_schema() -> dict[str, Any]:
         "imp analyse --json",
         "What each card cost, hand by hand, with every card visible.",
         {"analyses": {"type": "array", "items": {"$ref": "#/$defs/analysis"}}},
-        {"analysis": analysis, "play": play_cost()},
+        {"analysis": analysis, "play": play_cost(), "choice": choice()},
     )
 
 
@@ -277,7 +295,12 @@ def replay_schema() -> dict[str, Any]:
             "closing": findings,
             "steps": {"type": "array", "items": {"$ref": "#/$defs/step"}},
         },
-        {"analysis": obj({"from_trick": FROM_ONE}, {"skipped": STR, "note": STR})},
+        {
+            "analysis": obj(
+                {"from_trick": FROM_ONE},
+                {"skipped": STR, "note": STR, "choices": {"type": "array", "items": {"$ref": "#/$defs/choice"}}},
+            )
+        },
     )
     game = obj(
         {
@@ -306,6 +329,7 @@ def replay_schema() -> dict[str, Any]:
             "state": state,
             "finding": finding,
             "play": play_cost(),
+            "choice": choice(),
         },
     )
 

@@ -45,7 +45,7 @@ def test_json_replay_puts_the_cost_on_each_play_step() -> None:
     out = CliRunner().invoke(app, ["replay", str(RULEBOOK), "--analyse", "--from-trick", "7", "--json", "-j", "1"])
     assert out.exit_code == 0, out.output
     (hand,) = json.loads(out.output)["games"][0]["hands"]
-    assert hand["analysis"] == {"from_trick": 7}
+    assert hand["analysis"] == {"from_trick": 7, "choices": []}  # no choice valued from trick 7
     plays = [s for s in hand["steps"] if s["event"]["kind"] == "play"]
     valued = [s["analysis"] for s in plays if "analysis" in s]
     assert [s["event"]["trick"] for s in plays if "analysis" in s] == [7] * 4 + [8] * 4

@@ -262,3 +262,29 @@ def test_the_analysis_layer_shows_each_plays_cost(browser: Browser, tmp_path: Pa
     for (say, cost), p in zip(seen, analysis.plays):
         assert say.startswith(f"{p.player} plays {p.card}")
         assert cost.startswith(f"cost {p.cost}")
+
+
+def test_the_analysis_shows_the_choices_before_the_first_card(browser: Browser, tmp_path: Path) -> None:
+    """Each player's bid valued, in the Now box from the hand's first step until the first card is played."""
+    from imptools.analyse import analyse_hand
+    from imptools.present.analysis import choice_lines
+    from imptools.replay import with_analyses
+
+    game = next(iter(read_games(SAMPLES / "ninety-nine-red-lion.imp")))
+    analysis = analyse_hand(game, 1)
+    lines = choice_lines(analysis.choices)
+    assert len(lines) == 3 and all(line.startswith("bid, ") for line in lines)
+    page = tmp_path / "choices.html"
+    page.write_text(replay_page([with_analyses(replay_game(game, judge_game(game)), [analysis])]), encoding="utf-8")
+    browser.call("Page.navigate", url=page.as_uri())
+    browser.wait("document.readyState === 'complete' && document.getElementById('pos').textContent !== ''")
+    shown = "[...document.querySelectorAll('#notes .choice')].map((d) => d.textContent)"
+    assert browser.js(shown) == lines
+    for _ in range(20):
+        if browser.js("document.getElementById('say').textContent").startswith(f"{analysis.plays[0].player} plays"):
+            break
+        assert browser.js(shown) == lines  # every step before the first card
+        browser.key("ArrowRight", 39)
+    else:
+        raise AssertionError("no first play")
+    assert browser.js(shown) == []

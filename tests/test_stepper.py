@@ -300,3 +300,34 @@ def test_quitting_does_not_wait_for_a_long_analysis() -> None:
     asyncio.run(main())
     assert seen["workers"] and not any(p.is_alive() for p in seen["workers"])
     assert not seen["result"].ready()  # the stepper closed while the hand was still being analysed
+
+
+def test_the_analysis_layer_shows_the_choices_before_the_first_card() -> None:
+    """With the layer on at a hand's start, the hand is analysed from trick 1 and each player's bid is shown, valued,
+    until the first card is played."""
+    from imptools.analyse import analyse_hand
+    from imptools.present.analysis import choice_lines
+
+    record = next(iter(read_games(SAMPLES / "ninety-nine-red-lion.imp")))
+    lines = choice_lines(analyse_hand(record, 1).choices)
+    assert len(lines) == 3
+    games = [replay_game(record, judge_game(record))]
+
+    async def main() -> None:
+        app = Stepper(games, start_index(games, 1, None), records=[record])
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("a")  # the hand is analysed from trick 1, in another process
+            for _ in range(900):
+                if not app.pending:
+                    break
+                await pilot.pause(0.1)
+            notes = " ".join(panel(app, "notes").split())
+            assert all(line in notes for line in lines), notes
+            for _ in range(30):  # to the first card
+                if "plays" in " ".join(panel(app, "notes").split()[:3]):
+                    break
+                assert all(line in " ".join(panel(app, "notes").split()) for line in lines)
+                await pilot.press("right")
+            assert not any(line in " ".join(panel(app, "notes").split()) for line in lines)
+
+    asyncio.run(main())

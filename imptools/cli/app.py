@@ -17,7 +17,7 @@ from imptools.cli import output as shell
 from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
 from imptools.cli.judging import internal_findings, judged, score_json, validate_files
 from imptools.cli.keeping import kept_texts
-from imptools.cli.knowing import KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
+from imptools.cli.knowing import BidsOpt, KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.cli.ranges import out_of_range
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
@@ -497,6 +497,7 @@ def replay(
     knowing: KnowingOpt = False,
     samples: SamplesOpt = "100",
     seed: SeedOpt = 0,
+    bids: BidsOpt = False,
 ) -> None:
     """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
 
@@ -537,7 +538,7 @@ def replay(
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
 
-        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick, ask)))
+        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick, ask, bids)))
         games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
@@ -615,6 +616,7 @@ def analyse(
     knowing: KnowingOpt = False,
     samples: SamplesOpt = "100",
     seed: SeedOpt = 0,
+    bids: BidsOpt = False,
 ) -> None:
     """What each card cost, with every card visible: each play valued by a search.
 
@@ -625,6 +627,9 @@ def analyse(
     well: the mean over the deals of the cards he had not seen that agree with
     everything he saw (`--samples` of them drawn at random from `--seed`, or
     `all`), each solved with every card visible.
+    From trick 1, the choices made before the first card are valued too: every
+    trump the chooser could have named, and each player's bid (with --bids,
+    against the best of every bid he could have made).
 
     Examples:
 
@@ -633,6 +638,8 @@ def analyse(
       imp analyse --json --jobs 8 practice.imp
 
       imp analyse night.imp --hand 3 --from-trick 9 --knowing --samples all
+
+      imp analyse ninety-nine.imp --hand 2 --bids
     """
     from imptools.analyse import Runner, cores, tasks_for
 
@@ -641,7 +648,7 @@ def analyse(
     games = list(read(inputs.paths[0], inputs))
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
-    tasks = tasks_for(games, game, hand, from_trick, ask)
+    tasks = tasks_for(games, game, hand, from_trick, ask, bids)
     if not tasks:
         shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)

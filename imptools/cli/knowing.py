@@ -1,4 +1,5 @@
-"""The options of the knowing analysis (`--knowing`, `--samples N|all`, `--seed S`) and what they ask."""
+"""The analysis options beyond the search itself: the knowing analysis (`--knowing`, `--samples N|all`, `--seed S`)
+and what they ask, and `--bids`."""
 
 from __future__ import annotations
 
@@ -23,6 +24,9 @@ SamplesOpt = Annotated[
     ),
 ]
 SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="With --knowing: the seed of the worlds drawn.")]
+BidsOpt = Annotated[
+    bool, typer.Option("--bids", help="Value every bid each player could have made (slower), not only his own.")
+]
 
 
 def knowing_ask(knowing: bool, samples: str, seed: int) -> KnowingAsk | None:

@@ -1,5 +1,5 @@
-"""`imp analyse` as text: each trick's plays, the costly ones on lines of their own with the cards that kept the
-value."""
+"""`imp analyse` as text: the choices made before the first card, then each trick's plays, the costly ones on lines
+of their own with the cards that kept the value."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from rich.console import Console
 from rich.text import Text
 
 from imptools.analyse import HandAnalysis, PlayCost
+from imptools.choices import ChoiceValue
 
 _STYLE = {"?": "yellow", "??": "bold red"}
 
@@ -67,6 +68,37 @@ def cost_note(p: PlayCost) -> Text:
     return out
 
 
+def choice_lines(choices: Sequence[ChoiceValue]) -> list[str]:
+    """One line per decision made before the first card: a table of every option where there is one (`trump table:
+    oros 41, copes 38 (chosen), espases 30, bastos 33, botifarra 36; ...`), else the option taken and the best one
+    where it did better (`bid, Adam: 7D QS JC worth 5 (chosen); best JC QH 9D, worth 6`); the note after it.
+
+    >>> t = [ChoiceValue("trump", "D", w, v, w == "copes") for w, v in [("oros", 41), ("copes", 38), ("bastos", 3)]]
+    >>> choice_lines(t)
+    ['trump table: oros 41, copes 38 (chosen), bastos 3']
+    >>> choice_lines([ChoiceValue("bid", "A", "7D QS JC", 5, True, "no option did better")])
+    ['bid, A: 7D QS JC worth 5 (chosen; no option did better)']
+    """
+    out: list[str] = []
+    for (kind, player), group in groupby(choices, key=lambda c: (c.decision, c.player)):
+        options = list(group)
+        notes = "; ".join(c.note for c in options if c.note)
+        if len(options) > 2:
+            line = f"{kind} table: " + ", ".join(
+                f"{c.option} {c.value}" + (" (chosen)" if c.made else "") for c in options
+            )
+            out.append(line + (f"; {notes}" if notes else ""))
+            continue
+        parts = []
+        for c in options:
+            if c.made:
+                parts.append(f"{c.option} worth {c.value} (chosen" + (f"; {c.note})" if c.note else ")"))
+            else:
+                parts.append(f"best {c.option}, worth {c.value}")
+        out.append(f"{kind}, {player}: " + "; ".join(parts))
+    return out
+
+
 def _totals(a: HandAnalysis) -> str:
     totals: dict[str, int] = {}
     knew: dict[str, float] = {}
@@ -109,6 +141,7 @@ def analysis_lines(a: HandAnalysis) -> list[Text]:
     seen = "every card visible" + (" and on what each player knew" if _knowing(a) else "")
     head.append(f" ({seen}, from trick {a.from_trick}; {a.nodes} positions searched)", style="")
     out = [head]
+    out.extend(Text(f"  {line}") for line in choice_lines(a.choices))
     for trick, plays in groupby(a.plays, key=lambda p: p.trick):
         group = list(plays)
         free = [p for p in group if _costless(p)]

@@ -17,7 +17,7 @@ from typing import Any
 import orjson
 
 from imptools.findings import Finding
-from imptools.present.analysis import figure
+from imptools.present.analysis import choice_lines, figure
 from imptools.present.cards import css_colour, describe, sort_cards, title
 from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import KNOWN_FROM_DEAL, Step
@@ -111,6 +111,7 @@ def page_data(games: Sequence[GameReplay]) -> dict[str, Any]:
                         "scores": [None if h.scores is None else h.scores.get(p, 0) for p in game.players],
                         "totals": [None if h.totals is None else h.totals.get(p, 0) for p in game.players],
                         "opening": [_finding(f) for f in h.opening] if not h.steps else [],
+                        "choices": choice_lines(h.analysis.choices) if h.analysis is not None else [],
                         "steps": _unrepeated([_step(game, h, i, s) for i, s in enumerate(h.steps)]),
                     }
                     for h in game.hands

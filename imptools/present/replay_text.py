@@ -20,7 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from imptools.findings import Finding
-from imptools.present.analysis import analysis_summary, cost_note
+from imptools.present.analysis import analysis_summary, choice_lines, cost_note
 from imptools.present.cards import card_label, card_text, describe, finding_text, plain_card, title
 from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import Step
@@ -81,6 +81,9 @@ def hand_renderable(game: GameReplay, hand: HandReplay, colour: bool, trick: int
     ]
     if hand.notes or hand.opening:
         parts.append(Padding(_notes_and_findings(hand.notes, hand.opening), (0, 0, 0, 2)))
+    if hand.analysis is not None and hand.analysis.choices and trick is None:
+        lines = choice_lines(hand.analysis.choices)
+        parts.append(Padding(Text("\n".join(lines), style="magenta"), (0, 0, 0, 2)))
     if not hand.steps:
         parts.append(Padding(Text("This hand cannot be replayed.", style="dim"), (0, 0, 0, 2)))
         return Group(*parts)

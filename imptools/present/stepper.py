@@ -41,7 +41,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
 from imptools.analyse import HandAnalysis, KnowingAsk, Task, run_task
-from imptools.present.analysis import analysis_summary, cost_note
+from imptools.present.analysis import analysis_summary, choice_lines, cost_note
 from imptools.present.cards import card_text, describe, finding_text, sort_cards, table_at
 from imptools.record import Game
 from imptools.replay import GameReplay, HandReplay
@@ -322,6 +322,8 @@ class Stepper(App[None]):
             return cost_note(cost)
         if i == len(hand.steps) - 1:
             return analysis_summary(a)
+        if a.choices and not any(s.event.kind == "play" for s in hand.steps[: i + 1]):
+            return Text("\n".join(choice_lines(a.choices)), style="magenta")
         return None
 
     def action_keys(self) -> None:

@@ -202,19 +202,52 @@ def bits(mask: int) -> list[int]:
     return out
 
 
+@dataclass(frozen=True, slots=True)
+class Option:
+    """One option of a choice made before the first card: how the record writes it, and the position play would
+    start from had it been taken (None for the option taken: the hand's own start position)."""
+
+    text: str
+    start: Callable[[], SearchPosition] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A choice a player made before the first card (a trump, a bid) and every option he had, in the game's order.
+
+    The value of an option is `player`'s value of its start position. `every` says
+    whether each option's value is shown (a trump table) or only the one taken and
+    the best (a bid among hundreds); `costly` whether the options other than the
+    one taken are valued only when asked (`imp analyse --bids`); `shared` whether
+    one search table may serve every option's search (the positions' keys already
+    hold all an option changes); `note` says what the value of the option taken
+    comes to in the game's scoring ("" for nothing to say).
+    """
+
+    kind: str
+    player: str
+    options: tuple[Option, ...]
+    every: bool = True
+    costly: bool = False
+    shared: bool = False
+    note: Callable[[int], str] | None = None
+
+
 @dataclass(slots=True)
 class PlayedHand:
     """A hand as an analysis needs it: the position where play starts, every card visible, and the plays made.
 
     `plays` are `(trick number, player, card)` in play order; `note` says why the
     record's plays stop being analysable before its end (None when they do not);
-    `marks` are the costs from which a play is marked `?` and `??` in this game.
+    `marks` are the costs from which a play is marked `?` and `??` in this game;
+    `decisions` the choices made before the first card, with their options.
     """
 
     position: SearchPosition
     plays: list[tuple[int, str, int]]
     note: str | None = None
     marks: tuple[int, int] = (1, 1)
+    decisions: tuple[Decision, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)

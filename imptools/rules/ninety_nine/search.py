@@ -23,13 +23,16 @@ only the declarer's matters to him.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from functools import partial
+from itertools import combinations
 
 from imptools.record import Game, Hand
-from imptools.rules.base import PlayedHand, Searchable, bits
-from imptools.rules.ninety_nine.cards import BID_CARDS, JOKER, PLAYERS, TRICKS, parse, spell, trump_of
+from imptools.rules.base import Decision, Option, PlayedHand, Searchable, bits
+from imptools.rules.ninety_nine.bids import bid_value
+from imptools.rules.ninety_nine.cards import BID_CARDS, DEALT, JOKER, PLAYERS, TRICKS, parse, spell, trump_of
 from imptools.rules.ninety_nine.ruleset import NinetyNine
 from imptools.rules.ninety_nine.scoring import Declaration, score_hand
-from imptools.rules.ninety_nine.setup import Setup
+from imptools.rules.ninety_nine.setup import Deck, Setup
 from imptools.rules.report import Reporter
 from imptools.rules.tricks import Played, turn_order, walk_tricks
 
@@ -348,4 +351,60 @@ def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, deal
     bids = {p: deck.bid_number(p)[0] for p in players}
     call = ruleset.declaration(hand, players, report)
     position = SearchNinetyNine(order, held, turnup, bids, call)
-    return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
+    decisions = tuple(bid_decision(p, deck, order, held, bids, call, complete) for p in order if p in deck.bids)
+    return PlayedHand(position, plays, walk.stop_note(hand), MARKS, decisions)
+
+
+def bid_decision(
+    player: str,
+    deck: Deck,
+    order: Sequence[str],
+    held: Mapping[str, set[int]],
+    bids: Mapping[str, int | None],
+    call: Declaration | None,
+    complete: bool,
+) -> Decision:
+    """A player's bid: the bid he made, and, where his twelve cards are known (his deal line, or in a complete hand
+    the cards he played and his bid cards), each of the 220 bids of three of them (`bid_options`)."""
+    line = deck.bids[player]
+    put_away = deck.put_away.get(player, set())
+    made = " ".join("?" if c is None else spell(c) for c in line.cards) if line.cards else str(line.number)
+    twelve: set[int] = set()
+    if len(deck.dealt.get(player, ())) == DEALT:
+        twelve = set(deck.dealt[player])
+    elif complete and len(put_away) == BID_CARDS:
+        twelve = held[player] | put_away
+    others = {c for p in order if p != player for c in held[p]}
+    turnup = deck.turnup
+    if len(twelve) != DEALT or turnup is None or turnup in twelve or others & twelve or not held[player] <= twelve:
+        return Decision("bid", player, (Option(made),), every=False, costly=True, shared=True)
+    return bid_options(player, twelve, put_away, made, order, held, bids, turnup, call)
+
+
+def bid_options(
+    player: str,
+    dealt: set[int],
+    put_away: set[int],
+    made: str,
+    order: Sequence[str],
+    held: Mapping[str, set[int]],
+    bids: Mapping[str, int | None],
+    turnup: int,
+    call: Declaration | None,
+) -> Decision:
+    """Every bid of three of the cards `player` was `dealt`, the one he made (`put_away`, written `made`) taken,
+    each other with the cards left to play, the others' bids and cards as recorded (`held`, `bids`). Valued for
+    him; one search table serves every bid (the key holds the needs, and only his bid and cards differ), and the
+    others are valued only when asked (`Decision.costly`)."""
+    options: list[Option] = []
+    if len(put_away) != BID_CARDS:
+        options.append(Option(made))  # the bid cards are not all known: the bid made stands apart
+    for bid in combinations(sorted(dealt, reverse=True), BID_CARDS):
+        if set(bid) == put_away:
+            options.append(Option(made))
+            continue
+        hands = {p: (dealt - set(bid)) if p == player else held[p] for p in order}
+        mine = {**bids, player: bid_value(bid, turnup)}
+        start = partial(SearchNinetyNine, order, hands, turnup, mine, call)
+        options.append(Option(" ".join(spell(c) for c in bid), start))
+    return Decision("bid", player, tuple(options), every=False, costly=True, shared=True)
