@@ -28,6 +28,7 @@ from imptools.rules.botifarra.cards import (
     suit_of,
     trick_winner,
 )
+from imptools.rules.botifarra.judging import suspect_plays
 from imptools.rules.botifarra.obligations import LLIURE, Violation, check_play
 from imptools.rules.botifarra.scoring import (
     TARGET,
@@ -175,7 +176,8 @@ class Botifarra(TrickRuleset):
                 named = _named_next_leader(tricks, played)
                 win = trick_winner(played.cards, None) if named is None else named
             tally.take(played.who[win], played.cards)
-            played.after = (tally.points(setup), tally.side_tricks(setup))
+            if steps:  # the points after each trick are for the replay alone
+                played.after = (tally.points(setup), tally.side_tricks(setup))
             return win
 
         order = turn_order(setup.players, dealer)
@@ -255,18 +257,22 @@ class Botifarra(TrickRuleset):
         What a player held is what the record proves: the cards they play from
         then on and, when their deal is recorded, the rest of it.
         """
+        tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+        partners = {p: setup.seating.partners(p) for p in setup.players}
+        suspects = suspect_plays(setup.rules, trump, tricks, partners, final)
+        if not suspects:
+            return []
         holdings = Holdings(walk, final)
         offenders: list[str] = []
-        tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
-        for t, played in enumerate(tricks):
-            for i in range(1, len(played.cards)):
-                p, card = played.who[i], played.cards[i]
-                held = holdings.before(t, i)
-                lying = list(zip(played.who[:i], played.cards[:i]))
-                v = check_play(setup.rules, trump, lying, setup.seating.partners(p), set(held), card)
-                if v is not None:
-                    self._report(v, played, i, lying, held.get, report)
-                    offenders.append(p)
+        for t, i in suspects:  # judged again card by card, for the evidence
+            played = tricks[t]
+            p, card = played.who[i], played.cards[i]
+            held = holdings.before(t, i)
+            lying = list(zip(played.who[:i], played.cards[:i]))
+            v = check_play(setup.rules, trump, lying, partners.get(p, frozenset()), set(held), card)
+            if v is not None:
+                self._report(v, played, i, lying, held.get, report)
+                offenders.append(p)
         return offenders
 
     def _pile_rules(
