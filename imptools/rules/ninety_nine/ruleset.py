@@ -45,8 +45,9 @@ from imptools.rules.ninety_nine.cards import (
     suit,
     trump_of,
 )
+from imptools.rules.ninety_nine.judging import may_revoke
 from imptools.rules.ninety_nine.scoring import DECLARE, Declaration, score_hand
-from imptools.rules.ninety_nine.setup import VARIANTS, BidLine, Deck, Setup, known_card
+from imptools.rules.ninety_nine.setup import VARIANTS, BidLine, Deck, Setup, known_card, suit_names
 from imptools.rules.ninety_nine.simulate import NinetyNineSimulator
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step, StepLog
@@ -155,8 +156,10 @@ class NinetyNine(TrickRuleset):
         self._record_checks(players, hand, walk, deck, report)
         contested = dealt_twice(hand, parse)
         kept = {p: cards - deck.put_away.get(p, set()) - contested for p, cards in deck.dealt.items()}
-        hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
-        revoke_findings(walk, Holdings(walk, kept, hidden=hidden), deck.suit_name, spell, str, report)
+        tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+        if may_revoke(tricks, suit_names(deck.possible), kept):  # else no play can be a revoke the record proves
+            hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
+            revoke_findings(walk, Holdings(walk, kept, hidden=hidden), deck.suit_name, spell, str, report)
         call = self.declaration(hand, players, report)
         complete = len(hand.tricks) == TRICKS
         scores: dict[str, int] | None = None
@@ -252,23 +255,21 @@ class NinetyNine(TrickRuleset):
         turn-up and every bid card are known and this is the only `?` played: the one
         card of the deck the record places nowhere.
         """
-        placed: dict[tuple[int, int], int] = {}
-        unknown = 0
-        for trick in hand.tricks:
-            for play in trick.plays:
-                c = known_card(play.card)
-                if c is not None:
-                    placed[(play.card.line, play.card.column)] = c
-                unknown += play.card.unknown
-        played = set(placed.values())
-        bids_known = len(deck.bids) == PLAYERS and all(len(deck.put_away.get(p, ())) == BID_CARDS for p in deck.bids)
+        seen: list[tuple[set[int], int]] = []  # the cards played and the count of `?` plays, once a `?` asks
 
         def fill(trick: Trick, i: int, player: str) -> int | None:
+            if not seen:
+                plays = [play.card for t in hand.tricks for play in t.plays]
+                seen.append(({c for x in plays if (c := known_card(x)) is not None}, sum(x.unknown for x in plays)))
+            played, unknown = seen[0]
+            bids_known = len(deck.bids) == PLAYERS and all(
+                len(deck.put_away.get(p, ())) == BID_CARDS for p in deck.bids
+            )
             if player in deck.dealt and len(deck.put_away.get(player, ())) == BID_CARDS:
                 left = deck.dealt[player] - deck.put_away[player] - played
             elif unknown == 1 and bids_known and deck.turnup is not None and len(deck.possible) == 1:
-                seen = played | {c for cards in deck.put_away.values() for c in cards} | {deck.turnup}
-                left = {c for c in DECK if c not in seen}
+                gone = played | {c for cards in deck.put_away.values() for c in cards} | {deck.turnup}
+                left = {c for c in DECK if c not in gone}
             else:
                 return None
             return next(iter(left)) if len(left) == 1 else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -10,7 +11,7 @@ from imptools.record import (
     CardText,
 )
 from imptools.rules.ninety_nine.bids import bid_value
-from imptools.rules.ninety_nine.cards import SUIT_NAMES, parse, suit_in_play, trick_winner, trump_of
+from imptools.rules.ninety_nine.cards import DECK, SUIT_NAMES, parse, suit_in_play, trick_winner, trump_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,17 +47,12 @@ class Deck:
 
     def suit_name(self, card: int) -> str | None:
         """The suit a card counts in (None when the record leaves it open: a joker under an unknown turn-up)."""
-        if len(self.possible) == 1:
-            s1 = suit_in_play(card, self.possible[0])
-            return None if s1 is None else SUIT_NAMES[s1]
-        suits = {suit_in_play(card, t) for t in self.possible}
-        if len(suits) != 1:
-            return None
-        s = suits.pop()
-        return None if s is None else SUIT_NAMES[s]
+        return suit_names(self.possible)[card]
 
     def winner(self, cards: Sequence[int]) -> int | None:
         """The winning play, when every turn-up the record allows gives the same one."""
+        if len(self.possible) == 1:
+            return trick_winner(cards, self.possible[0])
         winners = {trick_winner(cards, t) for t in self.possible}
         return winners.pop() if len(winners) == 1 else None
 
@@ -86,6 +82,17 @@ class Setup:
 
 
 VARIANTS = ("standard",)
+
+
+@functools.lru_cache(maxsize=64)
+def suit_names(possible: tuple[int, ...]) -> tuple[str | None, ...]:
+    """Each card's suit in play by name, when every turn-up of `possible` gives it the same one (else None)."""
+    out: list[str | None] = []
+    for card in DECK:
+        suits = {suit_in_play(card, t) for t in possible}
+        s = suits.pop() if len(suits) == 1 else None
+        out.append(None if s is None else SUIT_NAMES[s])
+    return tuple(out)
 
 
 def known_card(x: CardText) -> int | None:
