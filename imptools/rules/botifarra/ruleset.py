@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -106,14 +107,7 @@ class Botifarra(TrickRuleset):
     default_target = TARGET
 
     def check_card(self, text: str, game: Game) -> CardCheck:
-        c = card_number(text)
-        if c is None:
-            return CardCheck(
-                None, "unknown-card", f"`{text}` is not a botifarra card (rank 1-12 then o, c, e or b: `9o`, `12e`)"
-            )
-        if c not in deck(len(game.players)):
-            return CardCheck(None, "unknown-card", f"`{text}` is not in the three-player deck, which has no 2, 3 or 4")
-        return CardCheck(spell(c))
+        return _check_card(text, len(game.players))
 
     def card_face(self, text: str, game: Game) -> CardFace:
         """The card with its suit (`12e` is espases); a hand sorts by suit, then 9 1 12 11 10 8 7 ... 2."""
@@ -438,6 +432,19 @@ class Botifarra(TrickRuleset):
                 log.trick_end(played)
         log.end(hand, scores)
         return log.steps
+
+
+@functools.lru_cache(maxsize=2048)
+def _check_card(text: str, players: int) -> CardCheck:
+    """`Botifarra.check_card` at a table of `players`, worked out once per token."""
+    c = card_number(text)
+    if c is None:
+        return CardCheck(
+            None, "unknown-card", f"`{text}` is not a botifarra card (rank 1-12 then o, c, e or b: `9o`, `12e`)"
+        )
+    if c not in deck(players):
+        return CardCheck(None, "unknown-card", f"`{text}` is not in the three-player deck, which has no 2, 3 or 4")
+    return CardCheck(spell(c))
 
 
 def _suit_name(card: int) -> str:

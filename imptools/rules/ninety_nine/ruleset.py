@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -92,14 +93,7 @@ class NinetyNine(TrickRuleset):
     default_hands = 9
 
     def check_card(self, text: str, game: Game) -> CardCheck:
-        card = parse(text)
-        if card is None:
-            return CardCheck(
-                None,
-                "unknown-card",
-                f"`{text}` is not a ninety-nine card (A K Q J 10 9 8 7 6 then S H D C: `AS`, `10H`; joker `JK`)",
-            )
-        return CardCheck(spell(card))
+        return _check_card(text)
 
     def card_face(self, text: str, game: Game) -> CardFace:
         """The card with its suit; hearts and diamonds red, spades and clubs the plain text colour, the joker magenta.
@@ -300,12 +294,14 @@ class NinetyNine(TrickRuleset):
         deal_size_findings(hand, players, lambda who: DEALT, "the deal gives", report)
         recorded = next((known_card(t.card) for t in hand.turnups), None)
         if recorded is not None:
-            for deal in hand.deals:
+            for deal in hand.deals if any(recorded in cards for cards in _dealt_anywhere(hand, deck)) else ():
                 for x in deal.cards:
                     if known_card(x) == recorded:
                         msg = f"{spell(recorded)} is dealt to {deal.player}, but it is the turned-up card"
                         report.add("duplicate-card", msg, x.line, x.column, None, None)
             for played in [*walk.tricks, *([walk.unfinished] if walk.unfinished else [])]:
+                if recorded not in played.cards:
+                    continue
                 for play, p, c in zip(played.trick.plays, played.who, played.cards):
                     if c == recorded:
                         msg = f"{p} plays {spell(c)} in trick {played.trick.number}, but it is the turned-up card"
@@ -376,6 +372,25 @@ class NinetyNine(TrickRuleset):
                 log.trick_end(played)
         log.end(hand, scores)
         return log.steps
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_card(text: str) -> CardCheck:
+    """`NinetyNine.check_card`, worked out once per token."""
+    card = parse(text)
+    if card is None:
+        return CardCheck(
+            None,
+            "unknown-card",
+            f"`{text}` is not a ninety-nine card (A K Q J 10 9 8 7 6 then S H D C: `AS`, `10H`; joker `JK`)",
+        )
+    return CardCheck(spell(card))
+
+
+def _dealt_anywhere(hand: Hand, deck: Deck) -> list[set[int]]:
+    """The cards of every `deal` line: the players' as `deck` holds them, a line for anyone else read again."""
+    others = [set(cards_of(d.cards, parse)) for d in hand.deals if d.player.name not in deck.dealt]
+    return [*deck.dealt.values(), *others]
 
 
 RULESET = NinetyNine()
