@@ -29,7 +29,7 @@ from imptools.rules.checks import (
     play_not_held_findings,
     trick_count_findings,
 )
-from imptools.rules.exchange import cards_of, dealt_twice
+from imptools.rules.exchange import cards_of
 from imptools.rules.holdings import Holdings, revoke_findings
 from imptools.rules.ninety_nine.bids import bid_shape
 from imptools.rules.ninety_nine.cards import (
@@ -148,8 +148,7 @@ class NinetyNine(TrickRuleset):
 
         walk = walk_tricks(hand, turn_order(players, dealer), PLAYERS, parse, settle, self.filler(hand, deck))
         self._record_checks(players, hand, walk, deck, report)
-        contested = dealt_twice(hand, parse)
-        kept = {p: cards - deck.put_away.get(p, set()) - contested for p, cards in deck.dealt.items()}
+        kept = {p: cards - deck.put_away.get(p, set()) - deck.twice for p, cards in deck.dealt.items()}
         tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
         if may_revoke(tricks, suit_names(deck.possible), kept):  # else no play can be a revoke the record proves
             hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
@@ -181,9 +180,18 @@ class NinetyNine(TrickRuleset):
     def hand_deck(self, hand: Hand, players: tuple[str, ...], report: Reporter) -> Deck:
         """The deals, the turn-up (recorded or inferred), the bids and their cards; `bad-bid`, bid `not-held`."""
         dealt: dict[str, set[int]] = {}
+        seen: set[int] = set()
+        twice: set[int] = set()  # cards the deal lines give to more than one place
         for deal in hand.deals:
+            read = cards_of(deal.cards, parse)
+            new = set(read)
+            if len(new) == len(read) and seen.isdisjoint(new):
+                seen |= new
+            else:
+                for card in read:
+                    (twice if card in seen else seen).add(card)
             if deal.player.name in players:
-                dealt.setdefault(deal.player.name, set()).update(cards_of(deal.cards, parse))
+                dealt.setdefault(deal.player.name, set()).update(new)
         owner = {c: p for p, cards in dealt.items() for c in cards}
         turnup: int | None = None
         for k, line in enumerate(hand.turnups):
@@ -238,7 +246,7 @@ class NinetyNine(TrickRuleset):
             possible = tuple(c for c in DECK if c not in seen) or DECK
             if len(possible) == 1:
                 turnup = possible[0]
-        return Deck(dealt, turnup, possible, bids, put_away)
+        return Deck(dealt, turnup, possible, bids, put_away, twice)
 
     @staticmethod
     def filler(hand: Hand, deck: Deck) -> Callable[[Trick, int, str], int | None]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from imptools.record import (
     Bid,
@@ -44,6 +44,8 @@ class Deck:
     bids: dict[str, BidLine]
     put_away: dict[str, set[int]]
     """The known cards of each good bid that its bidder could have put away."""
+    twice: set[int] = field(default_factory=set)
+    """Cards the `deal` lines give to more than one place: the record cannot say who held them."""
 
     def suit_name(self, card: int) -> str | None:
         """The suit a card counts in (None when the record leaves it open: a joker under an unknown turn-up)."""
