@@ -28,6 +28,9 @@ COMPILED = [
     "imptools/rules/botifarra/masks.py",
     "imptools/rules/botifarra/solver.py",
     "imptools/rules/botifarra/position.py",
+    "imptools/rules/botifarra/judging.py",
+    "imptools/rules/ninety_nine/judging.py",
+    "imptools/rules/ninety_nine/cards.py",
 ]
 """The modules compiled: the Bottle Imp's search position, its escape and coin searches, and Botifarra's solver, where
 nearly all of a hand's analysis runs."""
