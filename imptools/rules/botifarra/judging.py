@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence, Set
 
 from imptools.rules.botifarra.masks import BIT, legal_mask
-from imptools.rules.tricks import Played
+from imptools.rules.tricks import Played, Walk
 
 
 def suspect_plays(
@@ -72,3 +72,10 @@ def suspect_plays(
                     win, master = b, i
             gone[p] |= 1 << b
     return out
+
+
+def plays_distinct(walk: Walk) -> bool:
+    """Whether no card is played twice in the tricks the walk seated."""
+    tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+    cards = [c for played in tricks for c in played.cards]
+    return len(set(cards)) == len(cards)

@@ -29,7 +29,7 @@ from imptools.rules.botifarra.cards import (
     suit_of,
     trick_winner,
 )
-from imptools.rules.botifarra.judging import suspect_plays
+from imptools.rules.botifarra.judging import plays_distinct, suspect_plays
 from imptools.rules.botifarra.obligations import LLIURE, Violation, check_play
 from imptools.rules.botifarra.scoring import (
     TARGET,
@@ -45,7 +45,7 @@ from imptools.rules.checks import (
     play_not_held_findings,
     trick_count_findings,
 )
-from imptools.rules.exchange import after_exchange, cards_of
+from imptools.rules.exchange import Resolve, after_exchange, cards_of
 from imptools.rules.holdings import Holdings
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step, StepLog
@@ -218,9 +218,13 @@ class Botifarra(TrickRuleset):
         players = setup.players
         trick_count_findings(hand, len(players), report)
         name_findings(walk, players, report)
-        duplicate_findings(hand, walk, setup.resolve, spell, report)
+        deals = hand.deals
+        dealt, twice = dealt_cards(deals, setup.resolve)
+        if twice or not plays_distinct(walk):  # else no card is dealt or played twice
+            duplicate_findings(hand, walk, setup.resolve, spell, report)
         deal_size_findings(hand, players, setup.dealt, "the deal gives", report)
-        lines: list[Deal | Discard | Pass] = [*hand.deals, *hand.discards, *hand.passes]
+        exchange: list[Discard | Pass] = [*hand.discards, *hand.passes]
+        lines: list[Deal | Discard | Pass] = [*deals, *exchange]
         for line in lines:
             if isinstance(line, Deal):
                 who = line.player
@@ -232,14 +236,13 @@ class Botifarra(TrickRuleset):
                 msg = f"{p} {'discards' if isinstance(line, Discard) else 'passes'}, but Botifarra has no exchange"
                 report.add("bad-exchange", msg, line.line, line.column, None, p)
         recorded: dict[str, set[int | None]] = {}
-        for deal in hand.deals:
+        for deal in deals:
             recorded.setdefault(deal.player.name, set()).add(deal.player.pack)
         whole = (
             {None} if not setup.two_player else set(range(1, setup.piles + 1)) | ({None} if setup.in_hand else set())
         )
-        final = {
-            p: cards for p, cards in after_exchange(hand, setup.resolve).items() if whole <= recorded.get(p, set())
-        }
+        held = after_exchange(hand, setup.resolve) if exchange else dealt
+        final = {p: cards for p, cards in held.items() if whole <= recorded.get(p, set())}
         play_not_held_findings(walk, final, spell, report, "in the deal")
         return final
 
@@ -458,6 +461,28 @@ def _named_next_leader(tricks: Sequence[Trick], played: Played) -> int | None:
         return None
     named = tricks[k + 1].plays[0].player
     return played.who.index(named.name) if named is not None and named.name in played.who else None
+
+
+def dealt_cards(deals: Sequence[Deal], resolve: Resolve) -> tuple[dict[str, set[int]], set[int]]:
+    """The known cards of each player's `deal` lines (packs and piles merged), and the cards dealt to more than one
+    place."""
+    dealt: dict[str, set[int]] = {}
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for deal in deals:
+        read = cards_of(deal.cards, resolve)
+        new = set(read)
+        if len(new) == len(read) and seen.isdisjoint(new):
+            seen |= new
+        else:
+            for c in read:
+                (twice if c in seen else seen).add(c)
+        mine = dealt.get(deal.player.name)
+        if mine is None:
+            dealt[deal.player.name] = new
+        else:
+            mine |= new
+    return dealt, twice
 
 
 def hand_piles(setup: Setup, hand: Hand, upto: Deal | None = None) -> dict[str, Piles]:

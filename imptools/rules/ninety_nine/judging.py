@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-from imptools.rules.tricks import Played
+from imptools.rules.tricks import Played, Walk
 
 
 def may_revoke(tricks: Sequence[Played], suits: Sequence[str | None], kept: Mapping[str, set[int]]) -> bool:
@@ -48,3 +48,10 @@ def may_revoke(tricks: Sequence[Played], suits: Sequence[str | None], kept: Mapp
             shown[k] = later | (dealt & ~gone[k])
         held[p] = shown
     return any(held[p][k] & of_suit[led] for p, k, led in offs)
+
+
+def plays_distinct(walk: Walk) -> bool:
+    """Whether no card is played twice in the tricks the walk seated."""
+    tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+    cards = [c for played in tricks for c in played.cards]
+    return len(set(cards)) == len(cards)

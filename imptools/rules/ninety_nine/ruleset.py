@@ -46,7 +46,7 @@ from imptools.rules.ninety_nine.cards import (
     suit,
     trump_of,
 )
-from imptools.rules.ninety_nine.judging import may_revoke
+from imptools.rules.ninety_nine.judging import may_revoke, plays_distinct
 from imptools.rules.ninety_nine.scoring import DECLARE, Declaration, score_hand
 from imptools.rules.ninety_nine.setup import VARIANTS, BidLine, Deck, Setup, known_card, suit_names
 from imptools.rules.ninety_nine.simulate import NinetyNineSimulator
@@ -298,7 +298,8 @@ class NinetyNine(TrickRuleset):
         and lines that have no place in this game."""
         trick_count_findings(hand, PLAYERS, report)
         name_findings(walk, players, report)
-        duplicate_findings(hand, walk, parse, spell, report)
+        if deck.twice or not plays_distinct(walk):  # else no card is dealt or played twice
+            duplicate_findings(hand, walk, parse, spell, report)
         deal_size_findings(hand, players, lambda who: DEALT, "the deal gives", report)
         recorded = next((known_card(t.card) for t in hand.turnups), None)
         if recorded is not None:
