@@ -25,6 +25,7 @@ COUNT, FROM_ONE, INT, STR, NAMES = js.COUNT, js.FROM_ONE, js.INT, js.STR, js.NAM
 NUMBER = {"type": "number"}
 PLACE = js.obj({"path": STR, "game": FROM_ONE}, description="A game: its file (absolute path, or <stdin>) and index.")
 TALLY = {"games": COUNT, "hands": COUNT, "wins": COUNT, "points": INT, "average": NUMBER}
+RATING = {"rating": js.nullable(NUMBER), "mu": js.nullable(NUMBER), "sigma": js.nullable(NUMBER)}
 
 
 def add_schema() -> dict[str, Any]:
@@ -53,13 +54,14 @@ def standings_schema() -> dict[str, Any]:
         {
             "player": STR,
             **TALLY,
-            "rating": js.nullable(NUMBER),
-            "mu": js.nullable(NUMBER),
-            "sigma": js.nullable(NUMBER),
+            **RATING,
         },
         description="A player's line; the rating is null without the optional openskill.",
     )
-    pair = js.obj({"pair": NAMES, "player": STR, **TALLY}, description="A partnership's line (`player`: A+B).")
+    pair = js.obj(
+        {"pair": NAMES, "player": STR, **TALLY, **RATING},
+        description="A partnership's line (`player`: A+B), the pair rated as one entity over its games together.",
+    )
     return js.document(
         "imp-archive-standings",
         "imp archive standings --json",
@@ -112,7 +114,17 @@ def dupes_schema() -> dict[str, Any]:
 
 
 def player_schema() -> dict[str, Any]:
-    by_game = js.obj({"game": STR, **TALLY})
+    fact = js.obj(
+        {"fact": STR, "label": STR, "per_hand": {"type": "boolean"}, "value": NUMBER},
+        description=(
+            "One of the game's own facts, as its rules count them over the player's scored hands: a count, "
+            "or with per_hand its average per scored hand."
+        ),
+    )
+    by_game = js.obj(
+        {"game": STR, **TALLY, "scored_hands": COUNT, "facts": {"type": "array", "items": {"$ref": "#/$defs/fact"}}},
+        description="The player's record in one game, with the game's own facts (none without a scored hand).",
+    )
     season = js.obj({"game": STR, "season": js.nullable(STR), **TALLY})
     partner = js.obj({"player": STR, "games": COUNT, "wins": COUNT})
     opponent = js.obj({"player": STR, "games": COUNT, "ahead": COUNT, "behind": COUNT})
@@ -133,7 +145,14 @@ def player_schema() -> dict[str, Any]:
             "opponents": items("opponent"),
             "findings": items("finding"),
         },
-        {"by_game": by_game, "season": season, "partner": partner, "opponent": opponent, "finding": finding},
+        {
+            "by_game": by_game,
+            "fact": fact,
+            "season": season,
+            "partner": partner,
+            "opponent": opponent,
+            "finding": finding,
+        },
     )
 
 

@@ -17,7 +17,7 @@ from urllib.parse import unquote, urlsplit
 import pytest
 from headless import devtools_page
 
-from imptools.archive.queries import Filters, GameRow, games, standings
+from imptools.archive.queries import Filters, GameRow, games, player, standings
 from imptools.archive.schema import connect
 from imptools.archive.site import position, slug, unique_names
 
@@ -106,6 +106,12 @@ class Page(HTMLParser):
         self.links: list[str] = []
         self.ids: set[str] = set()
         self.tables: dict[tuple[str, str], dict[str, dict[str, str]]] = {}
+        """The standings tables' cells: (game, season) -> player -> key -> text."""
+        self.pairs: dict[tuple[str, str], dict[str, dict[str, str]]] = {}
+        """The pairs tables' cells: (game, season) -> pair (A+B) -> key -> text."""
+        self.facts: dict[tuple[str, str], dict[str, dict[str, str]]] = {}
+        """A player's facts tables: (game, "") -> fact -> {"value": text}."""
+        self._cells = self.tables
         self._table: tuple[str, str] | None = None
         self._row: str | None = None
         self._key: str | None = None
@@ -117,12 +123,14 @@ class Page(HTMLParser):
                 self.links.append(a[name])
         if "id" in a:
             self.ids.add(a["id"])
-        if tag == "table" and a.get("class") == "standings":
-            self._table = (a["data-game"], a["data-season"])
-            self.tables[self._table] = {}
-        elif tag == "tr" and self._table and "data-player" in a:
-            self._row = a["data-player"]
-            self.tables[self._table][self._row] = {}
+        kinds = {"standings": self.tables, "pairs": self.pairs, "game-facts": self.facts}
+        if tag == "table" and a.get("class") in kinds:
+            self._cells = kinds[a["class"]]
+            self._table = (a["data-game"], a.get("data-season", ""))
+            self._cells[self._table] = {}
+        elif tag == "tr" and self._table and ("data-player" in a or "data-pair" in a or "data-fact" in a):
+            self._row = a.get("data-player") or a.get("data-pair") or a["data-fact"]
+            self._cells[self._table][self._row] = {}
         elif tag == "td" and self._row and "data-key" in a:
             self._key = a["data-key"]
 
@@ -136,7 +144,7 @@ class Page(HTMLParser):
 
     def handle_data(self, data: str) -> None:
         if self._table and self._row and self._key:
-            cell = self.tables[self._table][self._row]
+            cell = self._cells[self._table][self._row]
             cell[self._key] = cell.get(self._key, "") + data
 
 
@@ -213,6 +221,13 @@ def test_the_standings_page_shows_the_numbers_of_the_standings_query(site: Path,
             assert (cells.get("rating") or None) == (None if r["rating"] is None else f"{r['rating']:.2f}")
     # a copy counts once: Adam's bottle-imp games are autumn-1, spring-3 and the night with mistakes
     assert tables[("bottle-imp", "all")]["Adam"]["games"] == "3"
+    pairs = read_page(site / "index.html").pairs
+    assert set(pairs) == {k for k, t in expected.items() if t["pairs"]} and ("botifarra", "all") in pairs
+    for key in pairs:
+        assert list(pairs[key]) == [r["player"] for r in expected[key]["pairs"]], key
+        for r in expected[key]["pairs"]:
+            assert r["rating"] is not None and pairs[key][r["player"]]["rating"] == f"{r['rating']:.2f}", key
+            assert int(pairs[key][r["player"]]["points"]) == r["points"]
 
 
 def test_a_player_page_holds_his_record_his_charts_and_his_games(site: Path, archive: Path) -> None:
@@ -224,6 +239,32 @@ def test_a_player_page_holds_his_record_his_charts_and_his_games(site: Path, arc
     mine = [r for r in rows(archive) if name in r.players]
     replays = [link for link in read_page(path).links if link.startswith("../games/")]
     assert len(replays) == len(mine) == 2
+
+
+def test_a_player_page_shows_each_games_own_facts_as_his_record_does(site: Path, archive: Path) -> None:
+    conn = connect(archive, create=False)
+    try:
+        record = player(conn, "Adam", Filters())
+    finally:
+        conn.close()
+    assert record is not None
+    facts = read_page(site / "players" / "adam.html").facts
+    assert (
+        set(facts)
+        == {(g["game"], "") for g in record["games"]}
+        == {
+            ("bottle-imp", ""),
+            ("botifarra", ""),
+            ("ninety-nine", ""),
+        }
+    )
+    for g in record["games"]:
+        shown = facts[(g["game"], "")]
+        assert list(shown) == [f["fact"] for f in g["facts"]] and g["facts"]
+        for f in g["facts"]:
+            assert shown[f["fact"]]["value"] == (f"{f['value']:.2f}" if f["per_hand"] else str(f["value"]))
+    text = (site / "players" / "adam.html").read_text(encoding="utf-8")
+    assert "hands ending with the bottle" in text and "bids made (exactly)" in text  # the rules' own labels
 
 
 def test_finishing_positions_count_sides_and_share_ties() -> None:

@@ -269,3 +269,54 @@ def test_replay_of_a_two_player_hand_turns_pile_cards_up() -> None:
     assert isinstance(first.state.detail, BotifarraState)
     face_up = dict(first.state.detail.face_up)
     assert "9c" in face_up["Rector"] and "11o" not in face_up["Rector"]
+
+
+# --------------------------------------------------------------------------- the game's own facts
+
+
+def facts(result: GameResult) -> dict[str, dict[str, int]]:
+    """Each player's facts summed over the game's hands."""
+    out: dict[str, dict[str, int]] = {}
+    for h in result.hands:
+        for p, key, value in h.facts:
+            out.setdefault(p, {})[key] = out.get(p, {}).get(key, 0) + value
+    return out
+
+
+def test_the_facts_name_who_chose_trump_and_each_side_that_doubled_and_won() -> None:
+    # hand 2: Núria names bastos, Pau contro, Núria recontro, Pau sant-vicenç, and Pau and Jordi score 8;
+    # hand 3: Pau names copes, Núria contro, and Pau and Jordi score; hand 5: Jordi names oros, Núria contro,
+    # Pau recontro, Núria sant-vicenç, Pau and Jordi score 192; Jordi and Montse name oros in hands 1 and 4
+    got = facts(judged(sample("botifarra-obligada-casal.imp")))
+    won_all = {"contro": 1, "contro-won": 1, "recontro": 1, "recontro-won": 1, "sant-vicenc": 1, "sant-vicenc-won": 1}
+    lost_all = {"contro": 2, "recontro": 1, "sant-vicenc": 1}
+    assert got == {
+        "Pau": {"trump-copes": 1, **won_all},
+        "Jordi": {"trump-oros": 2, **won_all},
+        "Núria": {"trump-bastos": 1, **lost_all},
+        "Montse": {"trump-oros": 1, **lost_all},
+    }
+
+
+def test_after_a_delegation_the_partner_who_names_trump_counts_it_and_the_dealer_a_delegation() -> None:
+    # hand 1: Dolors names botifarra; hand 2: Ana delegates, Carles names botifarra, Bernat contro, Carles recontro,
+    # Ana and Carles score 80; hand 3: Bernat delegates, Dolors names oros
+    got = facts(judged(sample("botifarra-festa-major.imp")))
+    assert got == {
+        "Ana": {"delegated": 1, "recontro": 1, "recontro-won": 1},
+        "Carles": {"trump-botifarra": 1, "recontro": 1, "recontro-won": 1},
+        "Bernat": {"delegated": 1, "contro": 1},
+        "Dolors": {"trump-botifarra": 1, "trump-oros": 1, "contro": 1},
+    }
+    keys = [f.key for f in get_ruleset("botifarra").facts]  # type: ignore[union-attr]
+    assert {k for p in got.values() for k in p} <= set(keys) and len(keys) == len(set(keys))
+
+
+def test_a_contro_on_an_individual_table_is_the_callers_alone() -> None:
+    result = judged(sample("botifarra-individual.imp"))
+    calls = [(h.number, p) for h in result.hands for p, key, _v in h.facts if key == "contro"]
+    text = sample("botifarra-individual.imp")
+    assert len(calls) == text.count("\ncontro ") == 1  # one player, not a side
+    hand = next(h for h in result.hands if h.number == calls[0][0])
+    assert hand.scores is not None
+    assert ((calls[0][1], "contro-won", 1) in hand.facts) == (hand.scores[calls[0][1]] > 0)

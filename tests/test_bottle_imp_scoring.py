@@ -8,6 +8,8 @@ import pytest
 
 from imptools.check import judge_game
 from imptools.reader import read_games
+from imptools.rules import get_ruleset
+from imptools.rules.base import GameResult
 from imptools.rules.bottle_imp.bottles import Bottle, judge_trick, team_of
 
 RULEBOOK = Path(__file__).resolve().parent / "conformance" / "bottle-imp" / "rulebook-example.imp"
@@ -88,3 +90,54 @@ def test_solo_doubles_and_team_sums() -> None:
     assert first.scores[by_seat[1]] == first.scores[by_seat[3]]
     # solos score an even number (twice their coins or twice the minus)
     assert first.scores[by_seat[0]] % 2 == 0 and first.scores[by_seat[2]] % 2 == 0
+
+
+def facts_of(result: GameResult) -> dict[tuple[str, str], int]:
+    """Each player's facts summed over the game's hands."""
+    out: dict[tuple[str, str], int] = {}
+    for h in result.hands:
+        for p, key, value in h.facts:
+            out[(p, key)] = out.get((p, key), 0) + value
+    return out
+
+
+def test_the_rulebook_hands_facts_are_the_bottle_at_the_end_and_the_coins_the_scoring_counts() -> None:
+    (game,) = read_games(RULEBOOK)
+    result = judge_game(game)
+    scores = result.hands[0].scores
+    assert scores == {"Adam": 15, "Betty": -10, "Christian": 68, "Doris": 0}
+    # Betty ends with the bottle and pays the imp's trick; the others score their piles; Doris's 0 is left out
+    assert facts_of(result) == {
+        ("Betty", "bottle"): 1,
+        **{(p, "coins"): v for p, v in scores.items() if v},
+    }
+    assert [f.key for f in get_ruleset("bottle-imp").facts] == ["bottle", "coins"]  # type: ignore[union-attr]
+
+
+def test_in_teams_the_coins_are_each_players_own_before_the_team_shares_them() -> None:
+    (game,) = read_games(SAMPLES / "teams-night.imp")
+    result = judge_game(game)
+    players = list(result.players)
+    checked = 0
+    for hand in result.hands:
+        assert hand.scores is not None and hand.dealer is not None
+        coins = {p: 0 for p in players} | {p: v for p, k, v in hand.facts if k == "coins"}
+        holders = {p for p, k, _v in hand.facts if k == "bottle"}
+        by_seat = {(players.index(p) - players.index(hand.dealer)) % 4: p for p in players}
+        for solo in (by_seat[0], by_seat[2]):
+            assert hand.scores[solo] == 2 * coins[solo]  # a solo player scores double his own
+        team = (by_seat[1], by_seat[3])
+        if holders & set(team):
+            holder = next(p for p in team if p in holders)
+            assert hand.scores[team[0]] == hand.scores[team[1]] == coins[holder] < 0  # the holder's minus, each
+        else:
+            assert hand.scores[team[0]] == coins[team[0]] + coins[team[1]]
+        checked += 1
+    assert checked == 3 and facts_of(result)[("Bruno", "bottle")] == 2
+
+
+def test_a_hand_that_is_not_scored_has_no_facts() -> None:
+    (game,) = read_games(Path(__file__).resolve().parent / "conformance/bottle-imp/classic-3p-incomplete-601.imp")
+    hands = judge_game(game).hands
+    assert [h.scores is None for h in hands] == [False, False, True]
+    assert hands[0].facts and hands[1].facts and hands[2].facts == ()

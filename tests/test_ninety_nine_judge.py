@@ -503,3 +503,40 @@ def test_a_card_dealt_twice_proves_no_revoke() -> None:
     found = [(f.code, f.hand, f.player) for f in judge_game(game).all_findings()]
     assert ("duplicate-card", 2, "Al") in found
     assert not any(code == "revoke" for code, _, _ in found)
+
+
+def test_the_facts_are_the_exact_bids_and_the_declares_and_reveals_made() -> None:
+    path = SAMPLES / "ninety-nine-red-lion.imp"
+    (game,) = read_games(path)
+    result = judge_game(game)
+    got: dict[tuple[str, str], int] = {}
+    for h in result.hands:
+        for p, key, value in h.facts:
+            got[(p, key)] = got.get((p, key), 0) + value
+    # Maud reveals in hands 1 and 4 and makes her bid (92 and 83: the 60 of a reveal made), declares in hand 7
+    # and misses it (7, while Ivo and Tess take the 30 each); Tess declares in hand 9 and makes it (52)
+    assert {k: v for k, v in got.items() if k[1] != "exact"} == {
+        ("Maud", "reveal"): 2,
+        ("Maud", "reveal-made"): 2,
+        ("Maud", "declare"): 1,
+        ("Tess", "declare"): 1,
+        ("Tess", "declare-made"): 1,
+    }
+    # the exact bids again from the record: each bid line's suits (D 0, S 1, H 2, C 3; the joker with the turn-up's)
+    # against the tricks, the last digit of the score (the bonuses are tens)
+    exact: dict[str, int] = {}
+    hand, turnup = 0, ""
+    for line in path.read_text(encoding="utf-8").splitlines():
+        words = line.split()
+        if words[:1] == ["hand"]:
+            hand = int(words[1])
+        elif words[:1] == ["turnup"]:
+            turnup = words[1]
+        elif words[:1] == ["bid"]:
+            scores = result.hands[hand - 1].scores
+            assert scores is not None
+            cards = [turnup if card == "JK" else card for card in words[2:5]]
+            made = sum("DSHC".index(card[-1]) for card in cards) == scores[words[1]] % 10
+            exact[words[1]] = exact.get(words[1], 0) + made
+    assert {p: v for (p, k), v in got.items() if k == "exact"} == {p: v for p, v in exact.items() if v}
+    assert sum(exact.values()) >= 9

@@ -201,7 +201,8 @@ def standings(
     Games, hands, wins, points (the sum of the player's totals as imp score gives
     them; a game kept twice counts once), points per hand, and a rating
     (openskill's Plackett-Luce model over the games in date order, ranked by the
-    final totals; shown as mu - 3 sigma). A game not played out is won by whoever
+    final totals; shown as mu - 3 sigma; a pair is rated as one player over the
+    games it played together). A game not played out is won by whoever
     leads where its record stops. Without --game, one table per game on the
     terminal; --json needs --game when the archive holds more than one game.
 
@@ -372,7 +373,11 @@ def player(
 
     Counted over distinct games (a game kept twice counts once). A season is the
     year of the game's Date tag. Against each opponent: the games he finished
-    ahead of him and behind him. Exit status 1 when the archive has no game of NAME.
+    ahead of him and behind him. Then each game's own facts over his scored
+    hands, as the game's rules count them (The Bottle Imp: hands ending with the
+    bottle, coins per hand; Botifarra: trumps chosen, delegations, doublings
+    called by his side and won; Ninety-nine: bids made exactly, declares and
+    reveals made). Exit status 1 when the archive has no game of NAME.
 
     Examples:
 
@@ -380,6 +385,7 @@ def player(
 
       imp archive player Betty --game botifarra --since 2026-01-01 --json
     """
+    from imptools.archive.queries import fact_text
     from imptools.archive.queries import player as run
 
     with _archive(db) as conn:
@@ -412,6 +418,14 @@ def player(
             f"{r['average']:.2f}",
         )
     console.print(table)
+    for r in record["games"]:
+        if r["facts"]:
+            facts = Table(title=f"{r['game']} · {r['scored_hands']} scored hand{'s' if r['scored_hands'] != 1 else ''}")
+            facts.add_column("fact", justify="left")
+            facts.add_column("", justify="right")
+            for f in r["facts"]:
+                facts.add_row(f["label"], fact_text(f))
+            console.print(facts)
     if record["partners"]:
         console.print(
             "partners: "

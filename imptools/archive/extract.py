@@ -14,10 +14,13 @@ import io
 import itertools
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from imptools.findings import INTERNAL, Finding
 from imptools.record import CardText, CommentLine, Deal, Game, NameRef, Trick
+
+if TYPE_CHECKING:
+    from imptools.rules.base import GameResult
 
 RULE_TAGS = ("Game", "Variant", "Players", "Deck", "Teams", "Target", "Hands")
 """The tags the rules read: part of what makes two records the same game (the notation's section 2)."""
@@ -47,6 +50,8 @@ class GameRecord:
     notes: tuple[tuple[int, str | None, str | None, str], ...] = ()
     """`(hand, player, label, text)`: the facts of each hand the score sheet shows (a hand's, label set; how a
     player's score is made up, player set)."""
+    facts: tuple[tuple[int, str, str, int], ...] = ()
+    """`(hand, player, key, value)`: the game's own facts of each scored hand, as its ruleset counts them."""
 
     def tag(self, name: str) -> str | None:
         return next((v for n, v in self.tags if n == name), None)
@@ -200,6 +205,27 @@ def extract(path: str, data: bytes, name: str | None = None) -> FileRecord:
                     [(h.number, None, label, text) for h in result.hands for label, text in h.notes]
                     + [(h.number, player, None, text) for h in result.hands for player, text in h.player_notes]
                 ),
+                facts=hand_facts(result),
             )
         )
     return FileRecord(path, sha256(data), len(data), tuple(out), tuple(internal))
+
+
+def hand_facts(result: GameResult) -> tuple[tuple[int, str, str, int], ...]:
+    """`(hand, player, key, value)` of every fact the ruleset counted in the judged game's hands."""
+    return tuple((h.number, p, key, value) for h in result.hands for p, key, value in h.facts)
+
+
+def facts_of_text(text: str, index: int) -> tuple[tuple[int, str, str, int], ...]:
+    """The facts of a game kept in the archive (`games.text`, its `game_index` in its file), read and judged again
+    as `extract` does; none where the text no longer reads as that game."""
+    from imptools.check import judge_game
+    from imptools.reader import read_games
+
+    try:
+        games = list(read_games(io.BytesIO(text.encode("utf-8")), path="<archive>"))
+        # a game's own text holds that game alone; where a file was kept whole for each game, pick it by position
+        game = games[0] if len(games) == 1 else next((g for g in games if g.index == index), None)
+        return () if game is None else hand_facts(judge_game(game))
+    except Exception:  # a bug in the reader must not stop an upgrade; the game keeps its other rows
+        return ()

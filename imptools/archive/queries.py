@@ -194,7 +194,7 @@ def standings(conn: Db, filters: Filters) -> dict[str, Any]:
                 entry["hands"] += row.hands
                 entry["points"] += max((row.totals.get(p, 0) for p in side), default=0)
                 entry["wins"] += int(won(row, side))
-    ratings = _ratings(rows)
+    ratings, pair_ratings = _ratings(rows)
 
     def finish(entry: dict[str, Any]) -> dict[str, Any]:
         entry["average"] = round(entry["points"] / entry["hands"], 2) if entry["hands"] else 0.0
@@ -202,19 +202,13 @@ def standings(conn: Db, filters: Filters) -> dict[str, Any]:
 
     out_rows = []
     for name, entry in people.items():
-        mu, sigma = ratings.get(name, (None, None))
-        out_rows.append(
-            {
-                "player": name,
-                **finish(entry),
-                "rating": round(mu - 3 * sigma, 2) if mu is not None and sigma is not None else None,
-                "mu": round(mu, 2) if mu is not None else None,
-                "sigma": round(sigma, 2) if sigma is not None else None,
-            }
-        )
+        out_rows.append({"player": name, **finish(entry), **_shown_rating(ratings.get(name))})
     out_rows.sort(key=lambda r: (-r["points"], -(r["rating"] or 0.0), r["player"]))
-    out_pairs = [{"pair": list(k), "player": "+".join(k), **finish(v)} for k, v in pairs.items()]
-    out_pairs.sort(key=lambda r: (-r["points"], r["player"]))
+    out_pairs = [
+        {"pair": list(k), "player": "+".join(k), **finish(v), **_shown_rating(pair_ratings.get(k))}
+        for k, v in pairs.items()
+    ]
+    out_pairs.sort(key=lambda r: (-r["points"], -(r["rating"] or 0.0), r["player"]))
     return {
         "game": filters.game,
         "games": len(rows),
@@ -223,27 +217,51 @@ def standings(conn: Db, filters: Filters) -> dict[str, Any]:
     }
 
 
-def _ratings(rows: list[GameRow]) -> dict[str, tuple[float, float]]:
-    """Each player's openskill rating (mu, sigma) after the games `rows`, in their order."""
+def _shown_rating(rating: tuple[float, float] | None) -> dict[str, float | None]:
+    """A rating as a standings line shows it: mu - 3 sigma (a cautious estimate), mu and sigma; None when unrated."""
+    if rating is None:
+        return {"rating": None, "mu": None, "sigma": None}
+    mu, sigma = rating
+    return {"rating": round(mu - 3 * sigma, 2), "mu": round(mu, 2), "sigma": round(sigma, 2)}
+
+
+Rating = tuple[float, float]
+
+
+def _ratings(rows: list[GameRow]) -> tuple[dict[str, Rating], dict[tuple[str, ...], Rating]]:
+    """Each player's openskill rating (mu, sigma) after the games `rows`, in their order, and each fixed pair's.
+
+    A pair is rated as one entity over the games it played together: a game whose
+    sides are all pairs is, for the pairs' ratings, a game of those entities alone.
+    """
     try:
         from openskill.models import PlackettLuce
     except ImportError:  # the optional extra `archive` is not installed: no ratings
-        return {}
+        return {}, {}
     model = PlackettLuce()
     current: dict[str, Any] = {}
+    pairs: dict[tuple[str, ...], Any] = {}
     for row in rows:
         if not row.totals:
             continue
         teams = [side for side in _sides(row) if all(p in row.totals for p in side)]
         if len(teams) < 2:
             continue
-        ratings = [[current.get(p) or model.rating(name=p) for p in side] for side in teams]
         scores = [float(max(row.totals[p] for p in side)) for side in teams]
+        ratings = [[current.get(p) or model.rating(name=p) for p in side] for side in teams]
         rated = model.rate(ratings, scores=scores)
         for side, team in zip(teams, rated):
             for p, r in zip(side, team):
                 current[p] = r
-    return {p: (float(r.mu), float(r.sigma)) for p, r in current.items()}
+        if row.sides and all(len(side) >= 2 for side in teams):
+            keys = [tuple(sorted(side)) for side in teams]
+            entities = [[pairs.get(k) or model.rating(name="+".join(k))] for k in keys]
+            for k, team in zip(keys, model.rate(entities, scores=scores)):
+                pairs[k] = team[0]
+    return (
+        {p: (float(r.mu), float(r.sigma)) for p, r in current.items()},
+        {k: (float(r.mu), float(r.sigma)) for k, r in pairs.items()},
+    )
 
 
 def find(conn: Db, filters: Filters) -> list[GameRow]:
@@ -357,9 +375,10 @@ def player(conn: Db, name: str, filters: Filters) -> dict[str, Any] | None:
     def average(entry: dict[str, Any]) -> dict[str, Any]:
         return {**entry, "average": round(entry["points"] / entry["hands"], 2) if entry["hands"] else 0.0}
 
+    facts = game_facts(conn, name, rows)
     return {
         "player": name,
-        "games": [{"game": k, **average(v)} for k, v in sorted(by_game.items())],
+        "games": [{"game": k, **average(v), **facts[k]} for k, v in sorted(by_game.items())],
         "seasons": [
             {"game": k, "season": s, **average(v)}
             for (k, s), v in sorted(by_season.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))
@@ -373,6 +392,57 @@ def player(conn: Db, name: str, filters: Filters) -> dict[str, Any] | None:
             for c, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0]))
         ],
     }
+
+
+def game_facts(conn: Db, name: str, rows: list[GameRow]) -> dict[str, dict[str, Any]]:
+    """Per game (`Game` tag) of `rows`: the scored hands `name` played, and each fact the game's ruleset counts
+    (its key, label and value: a count, or with `per_hand` the average over those hands); no facts without a
+    scored hand, nor for a game imptools does not know."""
+    from imptools.rules import get_ruleset
+
+    kind_of = {r.id: r.game or "?" for r in rows}
+    scored: dict[str, int] = dict.fromkeys(kind_of.values(), 0)
+    sums: dict[str, dict[str, int]] = {k: defaultdict(int) for k in kind_of.values()}
+    ids = list(kind_of)
+    for chunk in range(0, len(ids), 500):
+        part = ids[chunk : chunk + 500]
+        marks = ",".join("?" * len(part))
+        for gid, count in conn.execute(
+            f"SELECT game_id, count(*) FROM hands WHERE scored = 1 AND game_id IN ({marks}) GROUP BY game_id", part
+        ):
+            scored[kind_of[gid]] += int(count)
+        for gid, fact, total in conn.execute(
+            f"SELECT game_id, fact, sum(value) FROM facts WHERE player = ? AND game_id IN ({marks}) "
+            "GROUP BY game_id, fact",
+            [name, *part],
+        ):
+            sums[kind_of[gid]][fact] += int(total)
+    out: dict[str, dict[str, Any]] = {}
+    for kind, hands in scored.items():
+        ruleset = get_ruleset(kind)
+        kinds = ruleset.facts if ruleset is not None and hands else ()
+        out[kind] = {
+            "scored_hands": hands,
+            "facts": [
+                {
+                    "fact": f.key,
+                    "label": f.label,
+                    "per_hand": f.per_hand,
+                    "value": round(sums[kind][f.key] / hands, 2) if f.per_hand else sums[kind][f.key],
+                }
+                for f in kinds
+            ],
+        }
+    return out
+
+
+def fact_text(fact: dict[str, Any]) -> str:
+    """A fact of `game_facts` as a record shows it: a count, or an average to two places.
+
+    >>> fact_text({"value": 3, "per_hand": False}), fact_text({"value": 2.5, "per_hand": True})
+    ('3', '2.50')
+    """
+    return f"{fact['value']:.2f}" if fact["per_hand"] else str(fact["value"])
 
 
 def season(date: str | None) -> str | None:

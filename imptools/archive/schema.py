@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
 from imptools.archive.db import POSTGRES, SQLITE, Db, is_postgres
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 """The version of the schema this imptools writes and reads (the highest migration)."""
 
 MIGRATIONS: tuple[tuple[int, str, str], ...] = (
@@ -109,7 +110,51 @@ MIGRATIONS: tuple[tuple[int, str, str], ...] = (
         CREATE INDEX findings_code ON findings(code);
         """,
     ),
+    (
+        2,
+        "facts: each game's own facts of a scored hand, per player",
+        """
+        CREATE TABLE facts (
+            game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+            hand INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            fact TEXT NOT NULL,
+            value INTEGER NOT NULL,
+            PRIMARY KEY (game_id, hand, player, fact)
+        );
+        CREATE INDEX facts_player ON facts(player);
+        """,
+    ),
 )
+
+
+FACTS_INSERT = (
+    "INSERT INTO facts VALUES (?, ?, ?, ?, ?) "
+    "ON CONFLICT (game_id, hand, player, fact) DO UPDATE SET value = facts.value + excluded.value"
+)
+"""How a fact is stored: two hands written under one number (a slip the findings report) add up."""
+
+
+def _facts_of_kept_games(conn: Db) -> None:
+    """Migration 2's rows: the facts of every game an older archive keeps, from its text read and judged again."""
+    from imptools.archive.extract import facts_of_text
+
+    ids = [int(r[0]) for r in conn.execute("SELECT id FROM games ORDER BY id").fetchall()]
+    for chunk in range(0, len(ids), 200):
+        part = ids[chunk : chunk + 200]
+        marks = ",".join("?" * len(part))
+        for gid, index, text in conn.execute(
+            f"SELECT id, game_index, text FROM games WHERE id IN ({marks})", part
+        ).fetchall():
+            conn.executemany(
+                FACTS_INSERT,
+                [(gid, hand, p, key, value) for hand, p, key, value in facts_of_text(text, int(index))],
+            )
+
+
+DATA_MIGRATIONS: dict[int, Callable[[Db], None]] = {2: _facts_of_kept_games}
+"""What a migration does besides its script, in the same transaction: rows an older archive lacks, worked out
+from what it keeps (a new table's rows from the games' texts)."""
 
 
 class ArchiveError(Exception):
@@ -222,6 +267,8 @@ def _migrate(conn: Db, path: str) -> None:
             for statement in conn.dialect.schema(script).split(";"):
                 if statement.strip():
                     conn.execute(statement)
+            if have and number in DATA_MIGRATIONS:  # a new archive has no rows to work out
+                DATA_MIGRATIONS[number](conn)
             conn.execute("INSERT INTO migrations VALUES (?, ?, ?)", (number, description, _now()))
         conn.commit()
     except BaseException:

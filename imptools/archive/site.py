@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from imptools.archive.db import Db
-from imptools.archive.queries import Filters, GameRow, game_kinds, games, player, season, standings, won
+from imptools.archive.queries import Filters, GameRow, fact_text, game_kinds, games, player, season, standings, won
 
 
 @dataclass(slots=True)
@@ -265,15 +265,18 @@ def _table(head: Sequence[tuple[str, str]], rows: Iterable[str], attrs: str = ""
 _NUM = (("games", ""), ("hands", ""), ("wins", ""), ("points", ""), ("per hand", ""))
 
 
+def _rating(line: dict[str, Any]) -> str:
+    return "" if line.get("rating") is None else f"{line['rating']:.2f}"
+
+
 def standings_table(table: dict[str, Any], links: Links, kind: str, when: str) -> str:
     """One standings table (players, then pairs), each number in a cell named after its key."""
     rows = []
     for i, r in enumerate(table["rows"], 1):
-        rating = "" if r.get("rating") is None else f"{r['rating']:.2f}"
         rows.append(
             f'<tr data-player="{_e(r["player"])}"><td>{i}</td><td class="text">{links.player(r["player"])}</td>'
             + "".join(f'<td data-key="{k}">{r[k]}</td>' for k in ("games", "hands", "wins", "points"))
-            + f'<td data-key="average">{r["average"]:.2f}</td><td data-key="rating">{rating}</td></tr>'
+            + f'<td data-key="average">{r["average"]:.2f}</td><td data-key="rating">{_rating(r)}</td></tr>'
         )
     out = _table(
         [("#", ""), ("player", "text"), *_NUM, ("rating", "")],
@@ -287,10 +290,10 @@ def standings_table(table: dict[str, Any], links: Links, kind: str, when: str) -
             pairs.append(
                 f'<tr data-pair="{_e(r["player"])}"><td>{i}</td><td class="text">{who}</td>'
                 + "".join(f'<td data-key="{k}">{r[k]}</td>' for k in ("games", "hands", "wins", "points"))
-                + f'<td data-key="average">{r["average"]:.2f}</td></tr>'
+                + f'<td data-key="average">{r["average"]:.2f}</td><td data-key="rating">{_rating(r)}</td></tr>'
             )
         out += "<h4>Pairs</h4>" + _table(
-            [("#", ""), ("pair", "text"), *_NUM],
+            [("#", ""), ("pair", "text"), *_NUM, ("rating", "")],
             pairs,
             f' class="pairs" data-game="{_e(kind)}" data-season="{_e(when)}"',
         )
@@ -396,6 +399,21 @@ def player_page(conn: Db, name: str, rows: Sequence[GameRow], links: Links, club
     parts.append(
         "<h2>Record</h2>" + _table([("game", "text"), ("season", "text"), *_NUM], record_rows, ' class="record"')
     )
+    for r in record["games"]:
+        if r["facts"]:
+            parts.append(
+                f"<h3>{_e(r['game'])}: facts of the game</h3>"
+                f'<p class="facts">over {_count(r["scored_hands"], "scored hand")}</p>'
+                + _table(
+                    [("fact", "text"), ("", "")],
+                    [
+                        f'<tr data-fact="{_e(f["fact"])}"><td class="text">{_e(f["label"])}</td>'
+                        f'<td data-key="value">{fact_text(f)}</td></tr>'
+                        for f in r["facts"]
+                    ],
+                    f' class="game-facts" data-game="{_e(r["game"])}"',
+                )
+            )
     if record["partners"]:
         parts.append(
             "<h3>Partners</h3>"

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from imptools.archive.db import Db
 from imptools.archive.extract import FileRecord, GameRecord, extract, sha256
+from imptools.archive.schema import FACTS_INSERT
 from imptools.files import shown
 from imptools.findings import INTERNAL
 
@@ -254,6 +255,10 @@ def _insert_game(conn: Db, file_id: int, game: GameRecord) -> int:
         "INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)",
         [(game_id, hand, k, player, label, text) for k, (hand, player, label, text) in enumerate(game.notes)],
     )
+    conn.executemany(
+        FACTS_INSERT,
+        [(game_id, hand, player, key, value) for hand, player, key, value in game.facts],
+    )
     for f in game.findings:
         _insert_finding(conn, file_id, game_id, f)
     return game_id
@@ -331,6 +336,10 @@ def content(conn: Db) -> list[tuple[Any, ...]]:
     out += conn.execute(
         f"SELECT 'note', f.path, g.game_index, n.hand, n.position, n.player, n.label, n.text {join} "
         f"JOIN notes n ON n.game_id = g.id {order}, n.hand, n.position"
+    ).fetchall()
+    out += conn.execute(
+        f"SELECT 'fact', f.path, g.game_index, x.hand, x.player, x.fact, x.value {join} "
+        f"JOIN facts x ON x.game_id = g.id {order}, x.hand, x.player, x.fact"
     ).fetchall()
     out += conn.execute(
         "SELECT 'finding', f.path, g.game_index, x.code, x.severity, x.line, x.col, x.hand, x.trick, x.player, "

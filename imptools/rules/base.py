@@ -6,7 +6,7 @@ record model and returns a `GameResult` (scores and findings).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Protocol, runtime_checkable
@@ -48,6 +48,20 @@ class CardFace:
 
 
 @dataclass(frozen=True, slots=True)
+class FactKind:
+    """One fact a game counts per player and hand (the bottle held at the end, a contro called ...), as data.
+
+    `key` names it where it is stored (`HandResult.facts`, the archive); `label`
+    is how it is shown. A fact is a count summed over hands, or with `per_hand`
+    an amount shown as its average over the player's scored hands (coins per hand).
+    """
+
+    key: str
+    label: str
+    per_hand: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class HandResult:
     """One hand as judged: `scores` is None when the hand cannot be scored."""
 
@@ -60,6 +74,9 @@ class HandResult:
     """`(label, text)` facts of the hand for the score sheet (trump and calls, bids and tricks ...)."""
     player_notes: tuple[tuple[str, str], ...] = ()
     """`(player, text)`: how each player's score is made up, for the score sheet (`bid 3 · 3 tricks · exact +30`)."""
+    facts: tuple[tuple[str, str, int], ...] = ()
+    """`(player, key, value)`: the game's own facts of the hand (`Ruleset.facts` names them), for a scored hand
+    only; a fact whose value is 0 is left out."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +217,36 @@ class PlayedHand:
     marks: tuple[int, int] = (1, 1)
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where cards lie when play starts, as the knowing analysis sees a hand (`KnownDeal`).
+
+    `owner` is the player whose place it is (None for one of nobody's: the turn-up, Lopaka's imp's trick);
+    `plays` says its owner plays from it (his hand); `shown` that every player sees it (an open hand, a
+    declarer's bid cards, the turn-up). Its owner always sees it.
+    """
+
+    name: str
+    owner: str | None
+    cards: frozenset[int]
+    plays: bool = False
+    shown: bool = False
+
+
+@dataclass(slots=True)
+class KnownDeal:
+    """A recorded hand as the knowing analysis needs it: every place its cards lie in where play starts (each
+    player's hand, discards, bid cards ...), the passes, the record's start position and plays (`played`), and
+    `start`, which builds the start position for the same hand with other cards in the places (one set per place,
+    in `places`' order; the scores then count those cards: the imp's trick, the bids)."""
+
+    places: tuple[Place, ...]
+    passed: tuple[tuple[str, str, int], ...]
+    """`(giver, receiver, card)` for each card passed before play."""
+    played: PlayedHand
+    start: Callable[[Sequence[frozenset[int]]], SearchPosition]
+
+
 @runtime_checkable
 class Searchable(Protocol):
     """A ruleset whose hands a search can start from: it sets a game up and finds a hand and its dealer.
@@ -218,6 +265,10 @@ class Searchable(Protocol):
     def hand_and_dealer(self, game: Game, table: object, hand_number: int) -> tuple[Hand, str] | str:
         """Hand `hand_number` of `game` and its dealer, or why there is none to play."""
         ...
+
+
+KnownHand = Callable[[Searchable, object, Game, Hand, str], "KnownDeal | str"]
+"""A game's `known_deal(ruleset, setup, game, hand, dealer)`: a hand's `KnownDeal`, or why there is none."""
 
 
 StartPosition = Callable[[Searchable, object, Game, Hand, str], "PlayedHand | str"]
@@ -260,6 +311,8 @@ class Ruleset(Protocol):
 
     name: str
     variants: tuple[str, ...]
+    facts: tuple[FactKind, ...]
+    """The facts a scored hand of this game counts per player (`HandResult.facts`), in the order they are shown."""
 
     def check_card(self, text: str, game: Game) -> CardCheck:
         """Resolve one card token of `game` (its tags decide the deck)."""

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from imptools.findings import Finding, Severity
 from imptools.record import CardText, Game, Hand, HandLine, Trick, UnreadLine
-from imptools.rules.base import CardCheck, CardFace, GameResult, HandResult, HandSimulator, Ruleset
+from imptools.rules.base import CardCheck, CardFace, FactKind, GameResult, HandResult, HandSimulator, Ruleset
 from imptools.rules.checks import game_over, incomplete_finding, not_scored_finding, score_mismatches
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step
@@ -173,6 +173,8 @@ class TokenRuleset:
 
     name = ""
     variants: tuple[str, ...] = ()
+    facts: tuple[FactKind, ...] = ()
+    """No facts of its own unless the game counts some (a ruleset that scores hands may)."""
 
     def check_card(self, text: str, game: Game) -> CardCheck:  # pragma: no cover - overridden
         raise NotImplementedError
@@ -222,6 +224,8 @@ class HandOutcome:
     steps: list[Step] = field(default_factory=list)
     notes: tuple[tuple[str, str], ...] = ()
     player_notes: tuple[tuple[str, str], ...] = ()
+    facts: tuple[tuple[str, str, int], ...] = ()
+    """`(player, key, value)` of the game's own facts (`facts` of the ruleset), kept only when the hand is scored."""
     walk: Walk | None = None
     """The hand's tricks as seated and judged: it says whose play a finding on a card token is about."""
 
@@ -338,6 +342,7 @@ class TrickRuleset(TokenRuleset):
                     tuple(report.findings),
                     outcome.notes,
                     outcome.player_notes,
+                    outcome.facts if scores is not None else (),
                 )
             )
         over = game_over(game, len(hands), totals, self.default_hands, self.default_target)

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from imptools.rules.base import FactKind
 from imptools.rules.botifarra.cards import BOTIFARRA, SUIT_NAMES, TRUMP_WORDS
 from imptools.slips import one_keystroke
 
@@ -234,3 +235,38 @@ def judge_calls(lines: Sequence[CallLine], dealer: str, seating: Seating) -> Cal
         tuple(doubles),
         tuple(sorted(bad, key=lambda b: b.index)),
     )
+
+
+_SHOWN = {"contro": "contros", "recontro": "recontros", "sant-vicenc": "sant-vicenç"}
+"""How a doubling is shown, counted."""
+
+FACTS = (
+    *(FactKind(f"trump-{word}", f"trump chosen: {word}") for word in TRUMP_WORDS),
+    FactKind("delegated", "choices of trump delegated"),
+    *(
+        fact
+        for kind in DOUBLINGS
+        for fact in (
+            FactKind(kind, f"{_SHOWN[kind]} called by his side"),
+            FactKind(f"{kind}-won", f"{_SHOWN[kind]} called and won"),
+        )
+    ),
+)
+"""A player's facts of a scored hand: the trump he named (the partner who names it after a delegation, not the
+dealer, who counts a delegation); each doubling his side called (by him or his partner), and those of them after
+which his side scored."""
+
+
+def call_facts(calls: Calls, seating: Seating, scores: Mapping[str, int]) -> tuple[tuple[str, str, int], ...]:
+    """`(player, key, 1)` for each of `FACTS` a scored hand gives a player, from its calls and its scores."""
+    out: list[tuple[str, str, int]] = []
+    if calls.named and calls.chooser is not None:
+        out.append((calls.chooser, f"trump-{calls.trump_word}", 1))
+    if calls.delegated_by is not None:
+        out.append((calls.delegated_by, "delegated", 1))
+    for kind, caller in calls.doubles:
+        for p in seating.side(caller):
+            out.append((p, kind, 1))
+            if scores.get(p, 0) > 0:
+                out.append((p, f"{kind}-won", 1))
+    return tuple(out)

@@ -9,9 +9,11 @@ from dataclasses import dataclass, replace
 from imptools.record import Call, Deal, Discard, Game, Hand, Pass, Trick, Trump
 from imptools.rules.base import CardCheck, CardFace
 from imptools.rules.botifarra.calls import (
+    FACTS,
     PARTNERSHIP,
     CallLine,
     Calls,
+    call_facts,
     judge_calls,
     side_name,
     unreadable,
@@ -104,6 +106,7 @@ class Botifarra(TrickRuleset):
 
     name = "botifarra"
     variants = VARIANTS
+    facts = FACTS
     default_target = TARGET
 
     def check_card(self, text: str, game: Game) -> CardCheck:
@@ -188,7 +191,8 @@ class Botifarra(TrickRuleset):
         if complete and walk.whole and calls.named:
             scores = self._score(setup, tally, calls.multiplier, offenders)
         notes = self._notes(setup, calls, tally, offenders, scores is not None)
-        outcome = HandOutcome(scores, complete, setup.tricks, report.findings, notes=notes, walk=walk)
+        facts = call_facts(calls, setup.seating, scores) if scores is not None else ()
+        outcome = HandOutcome(scores, complete, setup.tricks, report.findings, notes=notes, facts=facts, walk=walk)
         if steps:
             outcome.steps = self._steps(setup, hand, dealer, walk, call_lines, scores)
         return outcome

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from imptools.record import Deal, Discard, Game, Hand, ImpTrick, Open, Pass
-from imptools.rules.base import CardCheck, CardFace
+from imptools.rules.base import CardCheck, CardFace, FactKind
 from imptools.rules.bottle_imp.bottles import Bottle, BottleState, automaton_choice, judge_trick, settle_trick, team_of
 from imptools.rules.bottle_imp.cards import (
     CARD,
@@ -37,12 +37,20 @@ from imptools.rules.steps import Step, StepLog
 from imptools.rules.template import HandOutcome, TrickRuleset
 from imptools.rules.tricks import Played, Walk, hand_dealers, walk_tricks
 
+FACTS = (
+    FactKind("bottle", "hands ending with the bottle"),
+    FactKind("coins", "coins per hand", per_hand=True),
+)
+"""A player's facts of a scored hand: he held a bottle (either of two) when the hand ended; his coins as the scoring
+counts them (his won pile, or minus the imp's trick for each bottle he holds), before a team shares them."""
+
 
 class BottleImp(TrickRuleset):
     """The Bottle Imp, every variant: cards `1`..`37` without 19 (and the half cards with 5-6 players)."""
 
     name = "bottle-imp"
     variants = VARIANTS
+    facts = FACTS
 
     def named_seats(self, variant: str | None) -> tuple[str, ...]:
         """The automaton of a variant that has one (Lopaka), who sits at the table under his own name."""
@@ -165,8 +173,16 @@ class BottleImp(TrickRuleset):
         if setup.automaton is not None:
             self._automaton(setup, hand, walk, report)
         complete = len(hand.tricks) == setup.tricks
-        scores = self._score(setup, hand, dealer, walk, bottles, piles) if complete and walk.whole else None
-        outcome = HandOutcome(scores, complete, setup.tricks, report.findings, walk=walk)
+        scores: dict[str, int] | None = None
+        facts: tuple[tuple[str, str, int], ...] = ()
+        if complete and walk.whole:
+            own, owners, penalty = self._coins(setup, hand, walk, bottles, piles)
+            scores = self._score(setup, dealer, own, owners, penalty)
+            facts = (
+                *((p, "bottle", 1) for p in setup.players if p in owners),
+                *((p, "coins", own[p]) for p in setup.players if own[p]),
+            )
+        outcome = HandOutcome(scores, complete, setup.tricks, report.findings, facts=facts, walk=walk)
         if steps:
             outcome.steps = self._steps(setup, game, hand, walk, scores)
         return outcome
@@ -260,20 +276,25 @@ class BottleImp(TrickRuleset):
 
     # ----------------------------------------------------------------------- scores
 
-    def _score(
-        self, setup: Setup, hand: Hand, dealer: str, walk: Walk, bottles: list[Bottle], piles: dict[str, list[int]]
-    ) -> dict[str, int] | None:
-        """The hand's scores from its settled tricks."""
-        players = setup.players
-        n = len(players)
+    def _coins(
+        self, setup: Setup, hand: Hand, walk: Walk, bottles: list[Bottle], piles: dict[str, list[int]]
+    ) -> tuple[dict[str, int], list[str], int]:
+        """Each player's own hand score from the settled tricks (his won pile's coins, or minus the imp's trick for
+        each bottle he holds), the owner of each bottle owned at the end, and the imp's trick's coins."""
         played = {c for _, _, _, c in walk.plays()}
         imp = imp_trick(setup, hand, played)
         penalty = sum(setup.coins(c) for c in imp)
-        own = {p: sum(setup.coins(c) for c in piles[p]) for p in players}
+        own = {p: sum(setup.coins(c) for c in piles[p]) for p in setup.players}
         owners = [b.owner for b in bottles if b.owner is not None]
-        for p in players:
+        for p in setup.players:
             if p in owners:
                 own[p] = -penalty * owners.count(p)
+        return own, owners, penalty
+
+    def _score(self, setup: Setup, dealer: str, own: dict[str, int], owners: list[str], penalty: int) -> dict[str, int]:
+        """The hand's scores from the players' own (`_coins`): teams share theirs, a solo player scores double."""
+        players = setup.players
+        n = len(players)
         if not setup.rules.teams:
             return own
         seat = {p: (players.index(p) - players.index(dealer)) % n for p in players}

@@ -47,7 +47,7 @@ from imptools.rules.ninety_nine.cards import (
     trump_of,
 )
 from imptools.rules.ninety_nine.judging import may_revoke, plays_distinct
-from imptools.rules.ninety_nine.scoring import DECLARE, Declaration, score_hand
+from imptools.rules.ninety_nine.scoring import DECLARE, FACTS, Declaration, hand_facts, score_hand
 from imptools.rules.ninety_nine.setup import VARIANTS, BidLine, Deck, Setup, known_card, suit_names
 from imptools.rules.ninety_nine.simulate import NinetyNineSimulator
 from imptools.rules.report import Reporter
@@ -91,6 +91,7 @@ class NinetyNine(TrickRuleset):
     variants = VARIANTS
     unjudged = "imptools cannot judge this game (three players, the standard variant)"
     default_hands = 9
+    facts = FACTS
 
     def check_card(self, text: str, game: Game) -> CardCheck:
         return _check_card(text)
@@ -157,11 +158,13 @@ class NinetyNine(TrickRuleset):
         complete = len(hand.tricks) == TRICKS
         scores: dict[str, int] | None = None
         player_notes: tuple[tuple[str, str], ...] = ()
+        facts: tuple[tuple[str, str, int], ...] = ()
         settled = {p: deck.bid_number(p) for p in players}
         if complete and walk.whole and all(ok for _, ok in settled.values()):
             sheet = score_hand(players, {p: b for p, (b, _) in settled.items()}, won, call)
             scores = {p: sheet[p].total for p in players}
             player_notes = tuple((p, sheet[p].describe()) for p in players)
+            facts = hand_facts(sheet, call)
         notes: list[tuple[str, str]] = []
         if deck.turnup is not None:
             notes.append(("turn-up", f"{spell(deck.turnup)}, {deck.trump_text()}"))
@@ -169,7 +172,7 @@ class NinetyNine(TrickRuleset):
             made = scores is not None and settled[call.player][0] == won[call.player]
             verb = "declared" if call.kind == DECLARE else "revealed"
             notes.append((verb, call.player + ("" if scores is None else " (made)" if made else " (not made)")))
-        outcome = HandOutcome(scores, complete, TRICKS, report.findings, notes=tuple(notes), walk=walk)
+        outcome = HandOutcome(scores, complete, TRICKS, report.findings, notes=tuple(notes), facts=facts, walk=walk)
         outcome.player_notes = player_notes
         if steps:
             outcome.steps = self._steps(players, hand, walk, deck, scores)

@@ -5,12 +5,23 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from imptools.rules.base import FactKind
+
 DECLARE = "declare"
 REVEAL = "reveal"
 CALL_BONUS = {DECLARE: 30, REVEAL: 60}
 """What declaring and revealing are worth."""
 EXACT_BONUS = {1: 30, 2: 20, 3: 10}
 """What each player who took exactly the bid adds, by how many did."""
+
+FACTS = (
+    FactKind("exact", "bids made (exactly)"),
+    FactKind(DECLARE, "declares"),
+    FactKind(f"{DECLARE}-made", "declares made"),
+    FactKind(REVEAL, "reveals"),
+    FactKind(f"{REVEAL}-made", "reveals made"),
+)
+"""A player's facts of a scored hand: he took exactly his bid; he declared or revealed, and made his bid doing so."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -77,3 +88,13 @@ def score_hand(
                 if p != call.player:
                     bonus[p] = worth
     return {p: PlayerScore(bids.get(p), tricks.get(p, 0), made[p], exact if made[p] else 0, bonus[p]) for p in players}
+
+
+def hand_facts(sheet: Mapping[str, PlayerScore], call: Declaration | None) -> tuple[tuple[str, str, int], ...]:
+    """`(player, key, 1)` for each of `FACTS` a scored hand gives a player (`sheet` from `score_hand`)."""
+    out = [(p, "exact", 1) for p, s in sheet.items() if s.made]
+    if call is not None and call.player in sheet:
+        out.append((call.player, call.kind, 1))
+        if sheet[call.player].made:
+            out.append((call.player, f"{call.kind}-made", 1))
+    return tuple(out)
