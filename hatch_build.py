@@ -42,10 +42,14 @@ COMPILED = [
     "imptools/rules/bottle_imp/setup.py",
     "imptools/rules/bottle_imp/cards.py",
     "imptools/rules/bottle_imp/bottles.py",
+    "imptools/rules/botifarra/judging.py",
+    "imptools/rules/ninety_nine/judging.py",
+    "imptools/rules/ninety_nine/cards.py",
 ]
 """The modules compiled: the Bottle Imp's search position, its escape and coin searches, and Botifarra's solver, where
-nearly all of a hand's analysis runs; the reader's fast path, the record model, the slips' pass and the shared judging
-walk with The Bottle Imp's ruleset, where `imp validate` and `imp score` spend their time (docs/PERFORMANCE.md)."""
+nearly all of a hand's analysis runs; the reader's fast path, the record model, the slips' pass, the shared judging
+walk with The Bottle Imp's ruleset, and Botifarra's and Ninety-nine's judging walks, where `imp validate` and
+`imp score` spend their time (docs/PERFORMANCE.md)."""
 
 GROUP = "imptools.rules.bottle_imp.compiled"
 """The compiled modules' shared library, `compiled__mypyc` beside them (mypyc names one after the modules' hash, at the

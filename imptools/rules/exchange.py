@@ -39,13 +39,3 @@ def after_exchange(hand: Hand, resolve: Resolve) -> dict[str, set[int]]:
             if ps.receiver.name in final:
                 final[ps.receiver.name].add(c)
     return final
-
-
-def dealt_twice(hand: Hand, resolve: Resolve) -> set[int]:
-    """Cards the `deal` lines give to more than one place: the record cannot say who held them."""
-    seen: set[int] = set()
-    twice: set[int] = set()
-    for deal in hand.deals:
-        for c in cards_of(deal.cards, resolve):
-            (twice if c in seen else seen).add(c)
-    return twice

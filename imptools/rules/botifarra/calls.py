@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -34,12 +35,18 @@ class Seating:
 
     def sides(self) -> tuple[tuple[str, ...], ...]:
         """Every side, in seating order of their first player."""
-        out: list[tuple[str, ...]] = []
-        for p in self.players:
-            side = self.side(p)
-            if side not in out:
-                out.append(side)
-        return tuple(out)
+        return _sides(self)
+
+
+@functools.lru_cache(maxsize=64)
+def _sides(seating: Seating) -> tuple[tuple[str, ...], ...]:
+    """`Seating.sides`, worked out once per seating (a game asks for every hand)."""
+    out: list[tuple[str, ...]] = []
+    for p in seating.players:
+        side = seating.side(p)
+        if side not in out:
+            out.append(side)
+    return tuple(out)
 
 
 def side_name(side: Sequence[str]) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
@@ -30,6 +31,7 @@ from imptools.rules.botifarra.cards import (
     suit_of,
     trick_winner,
 )
+from imptools.rules.botifarra.judging import plays_distinct, suspect_plays
 from imptools.rules.botifarra.obligations import LLIURE, Violation, check_play
 from imptools.rules.botifarra.scoring import (
     TARGET,
@@ -45,7 +47,7 @@ from imptools.rules.checks import (
     play_not_held_findings,
     trick_count_findings,
 )
-from imptools.rules.exchange import after_exchange, cards_of
+from imptools.rules.exchange import Resolve, after_exchange, cards_of
 from imptools.rules.holdings import Holdings
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step, StepLog
@@ -108,14 +110,7 @@ class Botifarra(TrickRuleset):
     default_target = TARGET
 
     def check_card(self, text: str, game: Game) -> CardCheck:
-        c = card_number(text)
-        if c is None:
-            return CardCheck(
-                None, "unknown-card", f"`{text}` is not a botifarra card (rank 1-12 then o, c, e or b: `9o`, `12e`)"
-            )
-        if c not in deck(len(game.players)):
-            return CardCheck(None, "unknown-card", f"`{text}` is not in the three-player deck, which has no 2, 3 or 4")
-        return CardCheck(spell(c))
+        return _check_card(text, len(game.players))
 
     def card_face(self, text: str, game: Game) -> CardFace:
         """The card with its suit (`12e` is espases); a hand sorts by suit, then 9 1 12 11 10 8 7 ... 2."""
@@ -178,7 +173,8 @@ class Botifarra(TrickRuleset):
                 named = _named_next_leader(tricks, played)
                 win = trick_winner(played.cards, None) if named is None else named
             tally.take(played.who[win], played.cards)
-            played.after = (tally.points(setup), tally.side_tricks(setup))
+            if steps:  # the points after each trick are for the replay alone
+                played.after = (tally.points(setup), tally.side_tricks(setup))
             return win
 
         order = turn_order(setup.players, dealer)
@@ -226,9 +222,13 @@ class Botifarra(TrickRuleset):
         players = setup.players
         trick_count_findings(hand, len(players), report)
         name_findings(walk, players, report)
-        duplicate_findings(hand, walk, setup.resolve, spell, report)
+        deals = hand.deals
+        dealt, twice = dealt_cards(deals, setup.resolve)
+        if twice or not plays_distinct(walk):  # else no card is dealt or played twice
+            duplicate_findings(hand, walk, setup.resolve, spell, report)
         deal_size_findings(hand, players, setup.dealt, "the deal gives", report)
-        lines: list[Deal | Discard | Pass] = [*hand.deals, *hand.discards, *hand.passes]
+        exchange: list[Discard | Pass] = [*hand.discards, *hand.passes]
+        lines: list[Deal | Discard | Pass] = [*deals, *exchange]
         for line in lines:
             if isinstance(line, Deal):
                 who = line.player
@@ -240,14 +240,13 @@ class Botifarra(TrickRuleset):
                 msg = f"{p} {'discards' if isinstance(line, Discard) else 'passes'}, but Botifarra has no exchange"
                 report.add("bad-exchange", msg, line.line, line.column, None, p)
         recorded: dict[str, set[int | None]] = {}
-        for deal in hand.deals:
+        for deal in deals:
             recorded.setdefault(deal.player.name, set()).add(deal.player.pack)
         whole = (
             {None} if not setup.two_player else set(range(1, setup.piles + 1)) | ({None} if setup.in_hand else set())
         )
-        final = {
-            p: cards for p, cards in after_exchange(hand, setup.resolve).items() if whole <= recorded.get(p, set())
-        }
+        held = after_exchange(hand, setup.resolve) if exchange else dealt
+        final = {p: cards for p, cards in held.items() if whole <= recorded.get(p, set())}
         play_not_held_findings(walk, final, spell, report, "in the deal")
         return final
 
@@ -259,18 +258,22 @@ class Botifarra(TrickRuleset):
         What a player held is what the record proves: the cards they play from
         then on and, when their deal is recorded, the rest of it.
         """
+        tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+        partners = {p: setup.seating.partners(p) for p in setup.players}
+        suspects = suspect_plays(setup.rules, trump, tricks, partners, final)
+        if not suspects:
+            return []
         holdings = Holdings(walk, final)
         offenders: list[str] = []
-        tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
-        for t, played in enumerate(tricks):
-            for i in range(1, len(played.cards)):
-                p, card = played.who[i], played.cards[i]
-                held = holdings.before(t, i)
-                lying = list(zip(played.who[:i], played.cards[:i]))
-                v = check_play(setup.rules, trump, lying, setup.seating.partners(p), set(held), card)
-                if v is not None:
-                    self._report(v, played, i, lying, held.get, report)
-                    offenders.append(p)
+        for t, i in suspects:  # judged again card by card, for the evidence
+            played = tricks[t]
+            p, card = played.who[i], played.cards[i]
+            held = holdings.before(t, i)
+            lying = list(zip(played.who[:i], played.cards[:i]))
+            v = check_play(setup.rules, trump, lying, partners.get(p, frozenset()), set(held), card)
+            if v is not None:
+                self._report(v, played, i, lying, held.get, report)
+                offenders.append(p)
         return offenders
 
     def _pile_rules(
@@ -438,6 +441,19 @@ class Botifarra(TrickRuleset):
         return log.steps
 
 
+@functools.lru_cache(maxsize=2048)
+def _check_card(text: str, players: int) -> CardCheck:
+    """`Botifarra.check_card` at a table of `players`, worked out once per token."""
+    c = card_number(text)
+    if c is None:
+        return CardCheck(
+            None, "unknown-card", f"`{text}` is not a botifarra card (rank 1-12 then o, c, e or b: `9o`, `12e`)"
+        )
+    if c not in deck(players):
+        return CardCheck(None, "unknown-card", f"`{text}` is not in the three-player deck, which has no 2, 3 or 4")
+    return CardCheck(spell(c))
+
+
 def _suit_name(card: int) -> str:
     return SUIT_NAMES[suit_of(card)]
 
@@ -449,6 +465,28 @@ def _named_next_leader(tricks: Sequence[Trick], played: Played) -> int | None:
         return None
     named = tricks[k + 1].plays[0].player
     return played.who.index(named.name) if named is not None and named.name in played.who else None
+
+
+def dealt_cards(deals: Sequence[Deal], resolve: Resolve) -> tuple[dict[str, set[int]], set[int]]:
+    """The known cards of each player's `deal` lines (packs and piles merged), and the cards dealt to more than one
+    place."""
+    dealt: dict[str, set[int]] = {}
+    seen: set[int] = set()
+    twice: set[int] = set()
+    for deal in deals:
+        read = cards_of(deal.cards, resolve)
+        new = set(read)
+        if len(new) == len(read) and seen.isdisjoint(new):
+            seen |= new
+        else:
+            for c in read:
+                (twice if c in seen else seen).add(c)
+        mine = dealt.get(deal.player.name)
+        if mine is None:
+            dealt[deal.player.name] = new
+        else:
+            mine |= new
+    return dealt, twice
 
 
 def hand_piles(setup: Setup, hand: Hand, upto: Deal | None = None) -> dict[str, Piles]:

@@ -125,13 +125,29 @@ def trick_winner(cards: Sequence[int], turnup: int) -> int | None:
     >>> trick_winner([make("8", "S"), JOKER, make("A", "C")], make("9", "S"))
     1
     """
-    suits = [suit_in_play(c, turnup) for c in cards]
-    if not cards or any(s is None for s in suits):
+    if not cards:
         return None
+    suits, ranks, trump = in_play(turnup)
+    led = suits[cards[0]]
+    win, best = 0, -1
+    for i, c in enumerate(cards):
+        s = suits[c]
+        if s < 0:
+            return None
+        key = (32 if s == trump else 16 if s == led else 0) + ranks[c]
+        if key > best:
+            win, best = i, key
+    return win
+
+
+@functools.lru_cache(maxsize=64)
+def in_play(turnup: int) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """Under a turn-up: each card's suit in play (-1 for none) and rank as `effective` makes it, and the trump suit
+    (-1 for no trump); worked out once per turn-up."""
+    suits = tuple(-1 if (s := suit_in_play(c, turnup)) is None else s for c in DECK)
+    ranks = tuple(effective(c, turnup) % 9 for c in DECK)
     trump = trump_of(turnup)
-    wanted = trump if trump is not None and trump in suits else suits[0]
-    best = max((i for i, s in enumerate(suits) if s == wanted), key=lambda i: effective(cards[i], turnup) % 9)
-    return best
+    return suits, ranks, -1 if trump is None else trump
 
 
 def follows(card: int, led: int, turnup: int) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
 
@@ -28,7 +29,7 @@ from imptools.rules.checks import (
     play_not_held_findings,
     trick_count_findings,
 )
-from imptools.rules.exchange import cards_of, dealt_twice
+from imptools.rules.exchange import cards_of
 from imptools.rules.holdings import Holdings, revoke_findings
 from imptools.rules.ninety_nine.bids import bid_shape
 from imptools.rules.ninety_nine.cards import (
@@ -45,8 +46,9 @@ from imptools.rules.ninety_nine.cards import (
     suit,
     trump_of,
 )
+from imptools.rules.ninety_nine.judging import may_revoke, plays_distinct
 from imptools.rules.ninety_nine.scoring import DECLARE, FACTS, Declaration, hand_facts, score_hand
-from imptools.rules.ninety_nine.setup import VARIANTS, BidLine, Deck, Setup, known_card
+from imptools.rules.ninety_nine.setup import VARIANTS, BidLine, Deck, Setup, known_card, suit_names
 from imptools.rules.ninety_nine.simulate import NinetyNineSimulator
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step, StepLog
@@ -92,14 +94,7 @@ class NinetyNine(TrickRuleset):
     facts = FACTS
 
     def check_card(self, text: str, game: Game) -> CardCheck:
-        card = parse(text)
-        if card is None:
-            return CardCheck(
-                None,
-                "unknown-card",
-                f"`{text}` is not a ninety-nine card (A K Q J 10 9 8 7 6 then S H D C: `AS`, `10H`; joker `JK`)",
-            )
-        return CardCheck(spell(card))
+        return _check_card(text)
 
     def card_face(self, text: str, game: Game) -> CardFace:
         """The card with its suit; hearts and diamonds red, spades and clubs the plain text colour, the joker magenta.
@@ -154,10 +149,11 @@ class NinetyNine(TrickRuleset):
 
         walk = walk_tricks(hand, turn_order(players, dealer), PLAYERS, parse, settle, self.filler(hand, deck))
         self._record_checks(players, hand, walk, deck, report)
-        contested = dealt_twice(hand, parse)
-        kept = {p: cards - deck.put_away.get(p, set()) - contested for p, cards in deck.dealt.items()}
-        hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
-        revoke_findings(walk, Holdings(walk, kept, hidden=hidden), deck.suit_name, spell, str, report)
+        kept = {p: cards - deck.put_away.get(p, set()) - deck.twice for p, cards in deck.dealt.items()}
+        tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
+        if may_revoke(tricks, suit_names(deck.possible), kept):  # else no play can be a revoke the record proves
+            hidden = {p: BID_CARDS - len(deck.put_away.get(p, ())) for p in deck.dealt}
+            revoke_findings(walk, Holdings(walk, kept, hidden=hidden), deck.suit_name, spell, str, report)
         call = self.declaration(hand, players, report)
         complete = len(hand.tricks) == TRICKS
         scores: dict[str, int] | None = None
@@ -187,9 +183,18 @@ class NinetyNine(TrickRuleset):
     def hand_deck(self, hand: Hand, players: tuple[str, ...], report: Reporter) -> Deck:
         """The deals, the turn-up (recorded or inferred), the bids and their cards; `bad-bid`, bid `not-held`."""
         dealt: dict[str, set[int]] = {}
+        seen: set[int] = set()
+        twice: set[int] = set()  # cards the deal lines give to more than one place
         for deal in hand.deals:
+            read = cards_of(deal.cards, parse)
+            new = set(read)
+            if len(new) == len(read) and seen.isdisjoint(new):
+                seen |= new
+            else:
+                for card in read:
+                    (twice if card in seen else seen).add(card)
             if deal.player.name in players:
-                dealt.setdefault(deal.player.name, set()).update(cards_of(deal.cards, parse))
+                dealt.setdefault(deal.player.name, set()).update(new)
         owner = {c: p for p, cards in dealt.items() for c in cards}
         turnup: int | None = None
         for k, line in enumerate(hand.turnups):
@@ -244,7 +249,7 @@ class NinetyNine(TrickRuleset):
             possible = tuple(c for c in DECK if c not in seen) or DECK
             if len(possible) == 1:
                 turnup = possible[0]
-        return Deck(dealt, turnup, possible, bids, put_away)
+        return Deck(dealt, turnup, possible, bids, put_away, twice)
 
     @staticmethod
     def filler(hand: Hand, deck: Deck) -> Callable[[Trick, int, str], int | None]:
@@ -255,23 +260,21 @@ class NinetyNine(TrickRuleset):
         turn-up and every bid card are known and this is the only `?` played: the one
         card of the deck the record places nowhere.
         """
-        placed: dict[tuple[int, int], int] = {}
-        unknown = 0
-        for trick in hand.tricks:
-            for play in trick.plays:
-                c = known_card(play.card)
-                if c is not None:
-                    placed[(play.card.line, play.card.column)] = c
-                unknown += play.card.unknown
-        played = set(placed.values())
-        bids_known = len(deck.bids) == PLAYERS and all(len(deck.put_away.get(p, ())) == BID_CARDS for p in deck.bids)
+        seen: list[tuple[set[int], int]] = []  # the cards played and the count of `?` plays, once a `?` asks
 
         def fill(trick: Trick, i: int, player: str) -> int | None:
+            if not seen:
+                plays = [play.card for t in hand.tricks for play in t.plays]
+                seen.append(({c for x in plays if (c := known_card(x)) is not None}, sum(x.unknown for x in plays)))
+            played, unknown = seen[0]
+            bids_known = len(deck.bids) == PLAYERS and all(
+                len(deck.put_away.get(p, ())) == BID_CARDS for p in deck.bids
+            )
             if player in deck.dealt and len(deck.put_away.get(player, ())) == BID_CARDS:
                 left = deck.dealt[player] - deck.put_away[player] - played
             elif unknown == 1 and bids_known and deck.turnup is not None and len(deck.possible) == 1:
-                seen = played | {c for cards in deck.put_away.values() for c in cards} | {deck.turnup}
-                left = {c for c in DECK if c not in seen}
+                gone = played | {c for cards in deck.put_away.values() for c in cards} | {deck.turnup}
+                left = {c for c in DECK if c not in gone}
             else:
                 return None
             return next(iter(left)) if len(left) == 1 else None
@@ -298,16 +301,19 @@ class NinetyNine(TrickRuleset):
         and lines that have no place in this game."""
         trick_count_findings(hand, PLAYERS, report)
         name_findings(walk, players, report)
-        duplicate_findings(hand, walk, parse, spell, report)
+        if deck.twice or not plays_distinct(walk):  # else no card is dealt or played twice
+            duplicate_findings(hand, walk, parse, spell, report)
         deal_size_findings(hand, players, lambda who: DEALT, "the deal gives", report)
         recorded = next((known_card(t.card) for t in hand.turnups), None)
         if recorded is not None:
-            for deal in hand.deals:
+            for deal in hand.deals if any(recorded in cards for cards in _dealt_anywhere(hand, deck)) else ():
                 for x in deal.cards:
                     if known_card(x) == recorded:
                         msg = f"{spell(recorded)} is dealt to {deal.player}, but it is the turned-up card"
                         report.add("duplicate-card", msg, x.line, x.column, None, None)
             for played in [*walk.tricks, *([walk.unfinished] if walk.unfinished else [])]:
+                if recorded not in played.cards:
+                    continue
                 for play, p, c in zip(played.trick.plays, played.who, played.cards):
                     if c == recorded:
                         msg = f"{p} plays {spell(c)} in trick {played.trick.number}, but it is the turned-up card"
@@ -378,6 +384,25 @@ class NinetyNine(TrickRuleset):
                 log.trick_end(played)
         log.end(hand, scores)
         return log.steps
+
+
+@functools.lru_cache(maxsize=1024)
+def _check_card(text: str) -> CardCheck:
+    """`NinetyNine.check_card`, worked out once per token."""
+    card = parse(text)
+    if card is None:
+        return CardCheck(
+            None,
+            "unknown-card",
+            f"`{text}` is not a ninety-nine card (A K Q J 10 9 8 7 6 then S H D C: `AS`, `10H`; joker `JK`)",
+        )
+    return CardCheck(spell(card))
+
+
+def _dealt_anywhere(hand: Hand, deck: Deck) -> list[set[int]]:
+    """The cards of every `deal` line: the players' as `deck` holds them, a line for anyone else read again."""
+    others = [set(cards_of(d.cards, parse)) for d in hand.deals if d.player.name not in deck.dealt]
+    return [*deck.dealt.values(), *others]
 
 
 RULESET = NinetyNine()

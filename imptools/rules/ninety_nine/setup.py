@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from imptools.record import (
     Bid,
     CardText,
 )
 from imptools.rules.ninety_nine.bids import bid_value
-from imptools.rules.ninety_nine.cards import SUIT_NAMES, parse, suit_in_play, trick_winner, trump_of
+from imptools.rules.ninety_nine.cards import DECK, SUIT_NAMES, parse, suit_in_play, trick_winner, trump_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,20 +44,17 @@ class Deck:
     bids: dict[str, BidLine]
     put_away: dict[str, set[int]]
     """The known cards of each good bid that its bidder could have put away."""
+    twice: set[int] = field(default_factory=set)
+    """Cards the `deal` lines give to more than one place: the record cannot say who held them."""
 
     def suit_name(self, card: int) -> str | None:
         """The suit a card counts in (None when the record leaves it open: a joker under an unknown turn-up)."""
-        if len(self.possible) == 1:
-            s1 = suit_in_play(card, self.possible[0])
-            return None if s1 is None else SUIT_NAMES[s1]
-        suits = {suit_in_play(card, t) for t in self.possible}
-        if len(suits) != 1:
-            return None
-        s = suits.pop()
-        return None if s is None else SUIT_NAMES[s]
+        return suit_names(self.possible)[card]
 
     def winner(self, cards: Sequence[int]) -> int | None:
         """The winning play, when every turn-up the record allows gives the same one."""
+        if len(self.possible) == 1:
+            return trick_winner(cards, self.possible[0])
         winners = {trick_winner(cards, t) for t in self.possible}
         return winners.pop() if len(winners) == 1 else None
 
@@ -86,6 +84,17 @@ class Setup:
 
 
 VARIANTS = ("standard",)
+
+
+@functools.lru_cache(maxsize=64)
+def suit_names(possible: tuple[int, ...]) -> tuple[str | None, ...]:
+    """Each card's suit in play by name, when every turn-up of `possible` gives it the same one (else None)."""
+    out: list[str | None] = []
+    for card in DECK:
+        suits = {suit_in_play(card, t) for t in possible}
+        s = suits.pop() if len(suits) == 1 else None
+        out.append(None if s is None else SUIT_NAMES[s])
+    return tuple(out)
 
 
 def known_card(x: CardText) -> int | None:
