@@ -17,8 +17,9 @@ from random import Random
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
 from imptools.rules.base import HandSimulator, Position
+from imptools.suggest import did_you_mean
 
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "pimc")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _OWN_TAGS = ("Game", "Variant", "Players")
 _PLAYER = re.compile(r"[^\W\d_][\w'\-]*")
@@ -39,9 +40,16 @@ class Options:
     hands: int = 1
     seed: int = 0
     bot: str = "random"
+    """One bot for every seat, or a comma list, one per player in `Players` order (`pimc,greedy,greedy`)."""
     deals: bool = True
     scores: bool = True
     tags: tuple[tuple[str, str], ...] = ()
+    deal: tuple[tuple[str, str], ...] = ()
+    """Cards given to places of the deal, as written: (`Adam`, `2 4 6 7`); the rest are dealt at random."""
+    think: float = 0.2
+    """The `pimc` bot's thinking at a decision, in seconds' worth of search positions (`imptools.pimc.RATE`)."""
+    worlds: int = 12
+    """The most worlds the `pimc` bot solves at a decision."""
 
 
 def _header(opts: Options) -> str:
@@ -74,6 +82,49 @@ def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tu
     return tricks
 
 
+def _bots(opts: Options) -> dict[str, str]:
+    """Each player's bot, from `--bot` (one name, or one per player in `Players` order)."""
+    names = [b.strip() for b in opts.bot.split(",")]
+    for name in names:
+        if name not in BOTS:
+            near = did_you_mean(name, BOTS)
+            hint = f"did you mean `{near}`? " if near else ""
+            raise SimulationError(f"`{name}` is not a bot ({hint}the bots: {', '.join(BOTS)})")
+    if len(names) == 1:
+        names *= len(opts.players)
+    if len(names) != len(opts.players):
+        raise SimulationError(
+            f"--bot names {len(names)} bots for {len(opts.players)} players: give one bot for every seat,"
+            f" or one per player in order ({', '.join(opts.players)})"
+        )
+    return dict(zip(opts.players, names, strict=True))
+
+
+def _given(opts: Options, sim: HandSimulator, dealer: str) -> dict[str, list[int]]:
+    """The cards `--deal` gives to places of the deal, read and checked."""
+    from imptools.rules.dealing import BadConditions, check_given
+
+    places = sim.places(dealer)
+    names = {p.casefold(): p for p, _ in places}
+    given: dict[str, list[int]] = {}
+    for place, text in opts.deal:
+        name = names.get(place.casefold(), place)
+        cards = []
+        for token in text.replace(",", " ").split():
+            card = sim.card(token)
+            if card is None:
+                raise SimulationError(f"--deal {place}: `{token}` is not a card of this pack")
+            cards.append(card)
+        if name in given:
+            raise SimulationError(f"--deal gives {name}'s cards twice: give them in one --deal")
+        given[name] = cards
+    try:
+        check_given(places, sim.pack(), given, sim.spell)
+    except BadConditions as exc:
+        raise SimulationError(f"--deal: {exc}") from None
+    return given
+
+
 def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
     """Check the options; the header, the game's simulator and each hand's dealer."""
     _check_players(opts.players)
@@ -93,9 +144,10 @@ def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
     sim: HandSimulator | None = ruleset.simulator(game)
     if sim is None:
         raise SimulationError(f"{opts.game} with {len(opts.players)} players and these tags cannot be simulated")
-    if opts.bot not in BOTS:
-        raise SimulationError(f"`{opts.bot}` is not a bot ({', '.join(BOTS)})")
+    _bots(opts)
     dealers = [h.dealer or "" for h in ruleset.judge(game).hands]
+    if opts.deal:
+        _given(opts, sim, dealers[0])
     return header, sim, dealers
 
 
@@ -113,15 +165,34 @@ def _check_players(players: tuple[str, ...]) -> None:
         raise SimulationError(f"`{twice[0]}` is named twice: the players of a game have different names")
 
 
+def _chooser(opts: Options, sim: HandSimulator, rng: Random) -> Callable[[Position], int]:
+    """How the players choose their cards: each by his own bot."""
+    bots = _bots(opts)
+    thinking = None
+    if "pimc" in bots.values():
+        from imptools.pimc import Thinking, choose
+
+        thinking = Thinking(opts.worlds, opts.think)
+
+    def chosen(pos: Position) -> int:
+        bot = bots[pos.to_move()]
+        if bot == "greedy":
+            return sim.better_bot(pos, rng)
+        if bot == "pimc" and thinking is not None:
+            return choose(sim, pos, rng, thinking)
+        return rng.choice(pos.legal())
+
+    return chosen
+
+
 def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: str) -> str:
     """One hand's text. Its random choices come from the seed and the hand's number alone, so that
     hands can be played in any order, on any process, and give the same bytes."""
     rng = Random(f"{opts.seed}/{number}")
-    dealt = sim.deal(dealer, rng, better=opts.bot == "greedy")
-    if opts.bot == "greedy":
-        tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
-    else:
-        tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
+    given = _given(opts, sim, dealer) if opts.deal else None
+    better = any(b != "random" for b in _bots(opts).values())
+    dealt = sim.deal(dealer, rng, better=better, given=given)
+    tricks = _play(dealt.position, _chooser(opts, sim, rng))
     body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else dealt.play_only)]
     spell = dealt.position.spell
     for t, plays in enumerate(tricks, 1):

@@ -6,7 +6,7 @@ record model and returns a `GameResult` (scores and findings).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import Protocol, runtime_checkable
@@ -239,15 +239,60 @@ class DealtHand:
     play_only: list[str] = field(default_factory=list)
 
 
+@dataclass(slots=True)
+class Unseen:
+    """What the player to move does not see, as places to deal his worlds to (`imptools.rules.dealing`).
+
+    `places` are the unseen places (another player's cards now, his bid cards, a pile's face-down cards) with
+    their sizes, `pool` the cards he has not seen (more than the places hold where some lie out of play: the
+    imp's trick), `given` the cards he knows to be in a place (one he passed that has not been played), `banned`
+    the cards a place cannot hold (a suit a player showed out of). `start(world)` is that world's position where
+    play began, every card visible, and `plays` the cards played since, in order: a world is consistent when
+    each of them is legal in turn there.
+    """
+
+    places: list[tuple[str, int]]
+    pool: list[int]
+    given: dict[str, list[int]]
+    banned: dict[str, frozenset[int]]
+    start: Callable[[dict[str, list[int]]], SearchPosition]
+    plays: list[int]
+
+
 class HandSimulator(Protocol):
     """Deals random hands of one game and knows a better-than-random way to play them."""
 
-    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+    def deal(
+        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+    ) -> DealtHand:
         """Shuffle, deal and exchange as the rules say; the lines to write and the position to play.
 
         `better` asks for the choices before play (bids, calls) made the way
         `better_bot` would, where the game has any worth reasoning about; else at random.
+        `given` deals those cards to those places (`places`), the rest at random.
         """
+        ...
+
+    def places(self, dealer: str) -> list[tuple[str, int]]:
+        """The places a deal fills, as the record names them (`Adam`, `Adam.2`, `turnup`), with their sizes, in
+        the order the dealer fills them."""
+        ...
+
+    def card(self, text: str) -> int | None:
+        """The engine card a token names, or None when it is not a card of this pack."""
+        ...
+
+    def pack(self) -> list[int]:
+        """Every card of the pack, as engine cards."""
+        ...
+
+    def spell(self, card: int) -> str:
+        """The card as the notation writes it."""
+        ...
+
+    def unseen(self, position: Position, player: str) -> Unseen | None:
+        """What `player`, to move in `position`, has not seen, to deal worlds from; None where the game's search
+        cannot play this table."""
         ...
 
     def better_bot(self, position: Position, rng: Random) -> int:

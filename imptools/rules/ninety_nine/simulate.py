@@ -6,7 +6,8 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from random import Random
 
-from imptools.rules.base import DealtHand, Position
+from imptools.rules.base import DealtHand, Position, SearchPosition, Unseen
+from imptools.rules.dealing import deal_to
 from imptools.rules.ninety_nine.bids import bid_value
 from imptools.rules.ninety_nine.cards import (
     BID_CARDS,
@@ -15,6 +16,7 @@ from imptools.rules.ninety_nine.cards import (
     PLAYERS,
     effective,
     legal_cards,
+    parse,
     spell,
     trick_winner,
     trump_of,
@@ -22,6 +24,10 @@ from imptools.rules.ninety_nine.cards import (
 from imptools.rules.ninety_nine.scoring import DECLARE, Declaration, PlayerScore, score_hand
 from imptools.rules.ninety_nine.setup import Setup
 from imptools.rules.tricks import turn_order
+
+REACH = 21
+"""The most cards still to play from which the `pimc` bot solves worlds (from trick 3: a world of the whole hand can
+take a second): before that it plays the greedy card."""
 
 
 class NinetyNinePosition:
@@ -54,6 +60,11 @@ class NinetyNinePosition:
         self.trick: list[int] = []
         self._undo: list[tuple[str, int, int, list[int], str | None]] = []
         """(player, card, leader before, trick before, who took the trick the play completed)."""
+        self.bid_cards: dict[str, tuple[int, ...]] = {}
+
+    def history(self) -> list[tuple[str, int, list[int]]]:
+        """The plays so far: (player, card, the trick as it lay before it) in order."""
+        return [(u[0], u[1], u[3]) for u in self._undo]
 
     def to_move(self) -> str:
         return self.order[(self.leader + len(self.trick)) % PLAYERS]
@@ -141,13 +152,26 @@ class NinetyNineSimulator:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
 
-    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+    def places(self, dealer: str) -> list[tuple[str, int]]:
+        return [*((p, DEALT) for p in turn_order(self.setup.players, dealer)), ("turnup", 1)]
+
+    def card(self, text: str) -> int | None:
+        return parse(text)
+
+    def pack(self) -> list[int]:
+        return list(DECK)
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+    def deal(
+        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+    ) -> DealtHand:
         players = self.setup.players
-        cards = list(DECK)
-        rng.shuffle(cards)
         order = turn_order(players, dealer)
-        dealt = {p: cards[DEALT * i : DEALT * (i + 1)] for i, p in enumerate(order)}
-        turnup = cards[PLAYERS * DEALT]
+        dealt = deal_to(self.places(dealer), self.pack(), given, rng)
+        assert dealt is not None
+        (turnup,) = dealt["turnup"]
         bids: dict[str, tuple[int, ...]] = {}
         call: Declaration | None = None
         for p in order:
@@ -164,7 +188,46 @@ class NinetyNineSimulator:
         if call is not None:
             scored.append(f"declare {call.player}")
         lines = [f"deal {p} " + " ".join(spell(c) for c in sorted(dealt[p])) for p in players] + scored
-        return DealtHand(lines, NinetyNinePosition(players, dealer, hands, turnup, values, call), scored)
+        position = NinetyNinePosition(players, dealer, hands, turnup, values, call)
+        position.bid_cards = dict(bids)
+        return DealtHand(lines, position, scored)
+
+    def unseen(self, position: Position, player: str) -> Unseen | None:
+        """The other players' cards now and their bid cards are unseen, save a declarer's bid cards (shown)."""
+        from imptools.rules.ninety_nine.search import SearchNinetyNine
+
+        assert isinstance(position, NinetyNinePosition)
+        if sum(len(h) for h in position.hands.values()) > REACH:
+            return None
+        turnup = position.turnup
+        history = position.history()
+        shown = {position.call.player} if position.call is not None else set()
+        others = [p for p in position.order if p != player]
+        seen = {turnup, *position.hands[player], *position.bid_cards.get(player, ())}
+        seen |= {c for _, c, _ in history}
+        for p in shown:
+            seen |= set(position.bid_cards.get(p, ()))
+        pool = [c for c in self.pack() if c not in seen]
+        places = [(p, len(position.hands[p])) for p in others]
+        places += [(f"{p}.bid", BID_CARDS) for p in others if p not in shown]
+        banned: dict[str, frozenset[int]] = {}
+        for who, card, before in history:
+            if who != player and before:
+                bad = {c for c in pool if card not in legal_cards([card, c], before[0], turnup)}
+                banned[who] = banned.get(who, frozenset()) | bad
+        now = {p: set(cards) for p, cards in position.hands.items()}
+
+        def start(world: dict[str, list[int]]) -> SearchPosition:
+            held = {p: set(world.get(p, now[p])) for p in position.order}
+            for who, card, _ in history:
+                held[who].add(card)
+            bids = {
+                p: bid_value(tuple(world.get(f"{p}.bid", position.bid_cards.get(p, ()))), turnup)
+                for p in position.players
+            }
+            return SearchNinetyNine(position.order, held, turnup, bids, position.call)
+
+        return Unseen(places, pool, {}, banned, start, [c for _, c, _ in history])
 
     @staticmethod
     def _reasoned_bid(cards: Sequence[int], turnup: int, rng: Random) -> tuple[tuple[int, ...], float]:
