@@ -44,8 +44,8 @@ class Options:
     deals: bool = True
     scores: bool = True
     tags: tuple[tuple[str, str], ...] = ()
-    deal: tuple[tuple[str, str], ...] = ()
-    """Cards given to places of the deal, as written: (`Adam`, `2 4 6 7`); the rest are dealt at random."""
+    deal: tuple[str, ...] = ()
+    """Cards given to places of the deal, as written: `Adam: 2 4 6 7`; the rest are dealt at random."""
     think: float = 0.2
     """The `pimc` bot's thinking at a decision, in seconds' worth of search positions (`imptools.pimc.RATE`)."""
     worlds: int = 12
@@ -107,7 +107,11 @@ def _given(opts: Options, sim: HandSimulator, dealer: str) -> dict[str, list[int
     places = sim.places(dealer)
     names = {p.casefold(): p for p, _ in places}
     given: dict[str, list[int]] = {}
-    for place, text in opts.deal:
+    for item in opts.deal:
+        place, colon, text = item.partition(":")
+        place = place.strip()
+        if not colon:
+            raise SimulationError(f'--deal {item}: write "NAME: CARDS", e.g. --deal "Adam: 2 4 6"')
         name = names.get(place.casefold(), place)
         cards = []
         for token in text.replace(",", " ").split():

@@ -396,9 +396,20 @@ def simulate(
     bot: Annotated[
         str,
         typer.Option(
-            "--bot", metavar="random|greedy", help="How the players choose among their legal cards: random or greedy."
+            "--bot",
+            metavar="BOT[,BOT...]",
+            help="How the players choose their cards: random, greedy or pimc; one for every seat, or one per player"
+            " in Players order (pimc,greedy,greedy).",
         ),
     ] = "random",
+    deal: Annotated[
+        list[str] | None,
+        typer.Option("--deal", metavar='"NAME: CARDS"', help="Give a place of the deal its cards (repeatable)."),
+    ] = None,
+    think: Annotated[
+        float, typer.Option("--think", min=0, metavar="SECONDS", help="pimc's thinking at a decision.")
+    ] = 0.2,
+    worlds: Annotated[int, typer.Option("--worlds", min=1, metavar="N", help="pimc's most worlds a decision.")] = 12,
     play_only: Annotated[
         bool, typer.Option("--play-only", help="Leave out the deals and exchanges (bids, turn-up and calls stay).")
     ] = False,
@@ -438,8 +449,12 @@ def simulate(
 
       imp simulate -g botifarra -p 4 --tag Teams=none -n 5
 
-      imp simulate -g ninety-nine -p 3 -n 9 --seed 1 --bot greedy
+      imp simulate -g ninety-nine -p 3 -n 9 --seed 1 --bot pimc,greedy,greedy
+
+      imp simulate -g bottle-imp --deal "Adam: 2 4 6 7 13 14 20 24 26"
     """
+    from dataclasses import replace
+
     from imptools.simulate import Options, SimulationError
     from imptools.simulate import simulate as run
 
@@ -462,7 +477,8 @@ def simulate(
             shell.error(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
             raise typer.Exit(EXIT_UNREADABLE)
         tags.append((name.strip(), value))
-    opts = Options(game, names, variant, hands, seed, bot, not play_only, not no_scores, tuple(tags))
+    opts = Options(game, names, variant, hands, seed, bot, not play_only, not no_scores, tuple(tags), tuple(deal or ()))
+    opts = replace(opts, think=think, worlds=worlds)
     pieces = run(opts, jobs_to_use(jobs))
     try:
         header = next(pieces)  # the options are checked before the first piece
