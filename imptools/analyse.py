@@ -34,8 +34,9 @@ from functools import partial
 from typing import Any
 
 from imptools.record import Game
-from imptools.rules import get_search
-from imptools.rules.base import PlayedHand, SearchPosition
+from imptools.rules import get_known_deal, get_search
+from imptools.rules.base import KnownDeal, PlayedHand, SearchPosition
+from imptools.worlds import TooMany, World, Worlds
 
 INF = 1 << 40
 """Beyond any result a hand can have."""
@@ -335,9 +336,11 @@ class PlayCost:
     cost: int
     best: tuple[str, ...]
     mark: str = ""
+    knowing: Knowing | None = None
+    """The play valued on what its player knew (`imp analyse --knowing`), where asked."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        out = {
             "trick": self.trick,
             "player": self.player,
             "card": self.card,
@@ -347,6 +350,40 @@ class PlayCost:
             "best": list(self.best),
             "mark": self.mark,
         }
+        if self.knowing is not None:
+            out["knowing"] = self.knowing.to_dict()
+        return out
+
+
+@dataclass(frozen=True, slots=True)
+class Knowing:
+    """A play valued on what its player knew: each legal card's mean value over the consistent worlds averaged
+    (`imptools.worlds`), the cost of the card played (the best mean less its mean), the cards with the best mean,
+    and how many worlds were averaged. `totals` are the sums the means come from (exact)."""
+
+    totals: dict[str, int]
+    cost_total: int
+    best: tuple[str, ...]
+    worlds: int
+
+    @property
+    def values(self) -> dict[str, float]:
+        return {c: t / self.worlds for c, t in self.totals.items()}
+
+    @property
+    def cost(self) -> float:
+        return self.cost_total / self.worlds
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"values": self.values, "cost": self.cost, "best": list(self.best), "worlds": self.worlds}
+
+
+@dataclass(frozen=True, slots=True)
+class KnowingAsk:
+    """What `--knowing` asks: `samples` worlds a play (None: every consistent world) drawn from `seed`."""
+
+    samples: int | None = None
+    seed: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -412,10 +449,31 @@ OnPlay = Callable[[int, int], None]
 done and how many there are."""
 
 
-def analyse_hand(game: Game, hand_number: int, from_trick: int = 1, on_play: OnPlay | None = None) -> HandAnalysis:
-    """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on."""
+def analyse_hand(
+    game: Game,
+    hand_number: int,
+    from_trick: int = 1,
+    on_play: OnPlay | None = None,
+    knowing: KnowingAsk | None = None,
+    jobs: int = 1,
+) -> HandAnalysis:
+    """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on; with `knowing`, each play
+    valued on what its player knew as well (the worlds spread over `jobs` processes)."""
     head = (game.path, game.index, hand_number, from_trick)
-    found = played_hand(game, hand_number)
+    deal: KnownDeal | None = None
+    if knowing is None:
+        found = played_hand(game, hand_number)
+    else:
+        known = get_known_deal(game.game_name)
+        laid = (
+            f"imptools cannot analyse {game.game_name or 'this game'} yet"
+            if known is None
+            else known(game, hand_number)
+        )
+        if isinstance(laid, str):
+            return HandAnalysis(*head, skipped=laid)
+        deal = laid
+        found = laid.played
     if isinstance(found, str):
         return HandAnalysis(*head, skipped=found)
     pos = found.position
@@ -426,24 +484,103 @@ def analyse_hand(game: Game, hand_number: int, from_trick: int = 1, on_play: OnP
     done = 0
     if on_play is not None:
         on_play(done, total)
-    for trick, player, card in found.plays:
-        if pos.done() or pos.to_move() != player or card not in pos.legal():
-            note = (
-                f"trick {trick}: {player}'s {pos.spell(card)} is not a legal card there "
-                "(the record breaks a rule); the analysis stops before it"
-            )
-            break
-        if trick >= from_trick and pos.forced() is None:
-            before, keep = search.choices(player)
-            after = before if card in keep else search.after(player, card)
-            cost = before - after
-            best = tuple(pos.spell(c) for c in keep)
-            out.append(PlayCost(trick, player, pos.spell(card), before, after, cost, best, mark(cost, found.marks)))
-        pos.play(card)
-        if trick >= from_trick and on_play is not None:
-            done += 1
-            on_play(done, total)
+    pool = ProcessPoolExecutor(max_workers=jobs) if deal is not None and jobs > 1 else None
+    try:
+        for made, (trick, player, card) in enumerate(found.plays):
+            if pos.done() or pos.to_move() != player or card not in pos.legal():
+                note = (
+                    f"trick {trick}: {player}'s {pos.spell(card)} is not a legal card there "
+                    "(the record breaks a rule); the analysis stops before it"
+                )
+                break
+            if trick >= from_trick and pos.forced() is None:
+                before, keep = search.choices(player)
+                after = before if card in keep else search.after(player, card)
+                cost = before - after
+                best = tuple(pos.spell(c) for c in keep)
+                knew = None
+                if deal is not None and knowing is not None:
+                    try:
+                        knew = knowing_play(game, hand_number, deal, made, knowing, pool, jobs)
+                    except TooMany as exc:
+                        note = f"trick {trick}: {exc}; the analysis stops before {player}'s play there"
+                        break
+                out.append(
+                    PlayCost(trick, player, pos.spell(card), before, after, cost, best, mark(cost, found.marks), knew)
+                )
+            pos.play(card)
+            if trick >= from_trick and on_play is not None:
+                done += 1
+                on_play(done, total)
+    finally:
+        if pool is not None:
+            pool.shutdown()
     return HandAnalysis(*head, tuple(out), None, note, search.positions(), found.marks)
+
+
+# --------------------------------------------------------------------------- on what the player knew
+
+
+def world_values(position: SearchPosition, player: str) -> dict[int, int]:
+    """The paranoid value for `player`, who is to move, after each of his legal cards, every card visible."""
+    search = Search(position)
+    out: dict[int, int] = {}
+    for group in position.groups():
+        v = search.after(player, group[0])
+        for c in group:
+            out[c] = v
+    return out
+
+
+def knowing_play(
+    game: Game,
+    hand_number: int,
+    deal: KnownDeal,
+    made: int,
+    ask: KnowingAsk,
+    pool: ProcessPoolExecutor | None = None,
+    jobs: int = 1,
+) -> Knowing:
+    """The play after the first `made` plays of the hand valued over the worlds its player could be in (their
+    values found on `pool`, in `jobs` shares, where there is one)."""
+    _, player, card = deal.played.plays[made]
+    worlds = Worlds(deal, made, player)
+    chosen = worlds.choose(ask.samples, f"{ask.seed}/{game.index}/{hand_number}")
+    if pool is None:
+        totals = world_totals(worlds, chosen)
+    else:
+        share = -(-len(chosen) // jobs)
+        pieces = [chosen[i : i + share] for i in range(0, len(chosen), share)]
+        totals = {}
+        for part in pool.map(world_share, [(game, hand_number, made, player, p) for p in pieces]):
+            for c, v in part.items():
+                totals[c] = totals.get(c, 0) + v
+    spell = deal.played.position.spell
+    top = max(totals.values())
+    best = tuple(spell(c) for c in sorted(totals) if totals[c] == top)
+    return Knowing({spell(c): totals[c] for c in sorted(totals)}, top - totals[card], best, len(chosen))
+
+
+def world_totals(worlds: Worlds, chosen: Sequence[World]) -> dict[int, int]:
+    """For each legal card of the viewer, the sum over `chosen` worlds of its value there."""
+    totals: dict[int, int] = {}
+    for w in chosen:
+        pos = worlds.position(w)
+        if pos is None:  # pragma: no cover - `Worlds` chooses consistent worlds only
+            raise ValueError("an inconsistent world was chosen")
+        for c, v in world_values(pos, worlds.player).items():
+            totals[c] = totals.get(c, 0) + v
+    return totals
+
+
+def world_share(task: tuple[Game, int, int, str, Sequence[World]]) -> dict[int, int]:
+    """`world_totals` of some worlds of one play, on a worker process (the hand laid out again there)."""
+    game, hand_number, made, player, chosen = task
+    known = get_known_deal(game.game_name)
+    assert known is not None
+    deal = known(game, hand_number)
+    assert not isinstance(deal, str)
+    return world_totals(Worlds(deal, made, player), chosen)
 
 
 # --------------------------------------------------------------------------- many hands
@@ -456,19 +593,24 @@ class Task:
     game: Game
     hand: int
     from_trick: int = 1
+    knowing: KnowingAsk | None = None
 
 
 def run_task(task: Task) -> HandAnalysis:
     """Analyse one task (the function the pool's and the cluster's workers run)."""
-    return analyse_hand(task.game, task.hand, task.from_trick)
+    return analyse_hand(task.game, task.hand, task.from_trick, knowing=task.knowing)
 
 
 def tasks_for(
-    games: Iterable[Game], game: int | None = None, hand: int | None = None, from_trick: int = 1
+    games: Iterable[Game],
+    game: int | None = None,
+    hand: int | None = None,
+    from_trick: int = 1,
+    knowing: KnowingAsk | None = None,
 ) -> list[Task]:
     """The hands of `games` to analyse: all of them, or the game and hand asked for (numbers from 1)."""
     return [
-        Task(g, h.number, from_trick)
+        Task(g, h.number, from_trick, knowing)
         for g in games
         if game is None or g.index == game
         for h in g.hands
@@ -509,7 +651,7 @@ class Runner:
         elif self.in_process(tasks):
             for t in tasks:
                 told = None if on_play is None else partial(on_play, t)
-                yield analyse_hand(t.game, t.hand, t.from_trick, told)
+                yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, self.jobs)
         else:
             with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
                 yield from pool.map(run_task, tasks)

@@ -164,7 +164,22 @@ def play_cost() -> dict[str, Any]:
             "best": NAMES,
             "mark": {"enum": ["", "?", "??"]},
         },
+        {"knowing": knowing()},
         description="One play valued: its player's best result before and after it, and what it cost.",
+    )
+
+
+def knowing() -> dict[str, Any]:
+    number = {"type": "number"}
+    return obj(
+        {
+            "values": {"type": "object", "additionalProperties": number},
+            "cost": {"type": "number", "minimum": 0},
+            "best": NAMES,
+            "worlds": FROM_ONE,
+        },
+        description="The play valued on what its player knew (`--knowing`): each legal card's mean value over the"
+        " worlds averaged, the cost of the card played, the cards with the best mean, and how many worlds.",
     )
 
 

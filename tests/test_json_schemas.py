@@ -131,6 +131,11 @@ def test_analyse_of_a_late_endgame_and_its_replay() -> None:
     replayed = in_process("replay", str(RULEBOOK), "--analyse", "--from-trick", "8", "--json", "-j", "1")
     assert problems(replayed) == []
     assert any("analysis" in step for step in replayed["games"][0]["hands"][0]["steps"])
+    knew = in_process("analyse", str(RULEBOOK), "--from-trick", "8", "--json", "-j", "1", "--knowing")
+    assert problems(knew) == []
+    assert all(p["knowing"]["worlds"] >= 1 for p in knew["analyses"][0]["plays"])
+    knew["analyses"][0]["plays"][0]["knowing"]["cost"] = -1
+    assert problems(knew) != []  # a cost on what the player knew is never negative
 
 
 def test_analyse_of_a_hand_that_cannot_be_analysed_says_why() -> None:

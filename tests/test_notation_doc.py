@@ -160,7 +160,7 @@ def test_the_page_is_linked_from_the_readme() -> None:
 
 # Maps from players, cards, tag names or labels to values: their keys are data, not keys of the format.
 DATA_MAPS = {"scores", "totals", "holdings", "known_from", "piles", "tricks_won", "voids", "tags", "notes"}
-DATA_MAPS |= {"player_notes", "fields"}
+DATA_MAPS |= {"player_notes", "fields", "values"}
 
 
 def keys_of(doc: object, found: set[str] | None = None) -> set[str]:
@@ -204,9 +204,10 @@ def test_every_key_of_the_json_documents_is_on_the_page(tmp_path: Path) -> None:
     for f in names:
         documents[f"replay {Path(f).name}"] = run("replay", "--json", f)
     documents["replay --analyse"] = run("replay", "--json", "--analyse", "--from-trick", "7", first)
+    documents["analyse --knowing"] = run("analyse", "--json", "--from-trick", "8", "--knowing", first)
     seen = set().union(*(keys_of(doc) for doc in documents.values()))
     deep = {"summary", "rules_checked", "Trick", "ScoreEntry", "steps", "known_from", "value_before"}
-    assert deep | {"analysis"} <= seen  # the documents were walked to the bottom
+    assert deep | {"analysis", "worlds"} <= seen  # the documents were walked to the bottom
     for what, doc in documents.items():
         missing = sorted(k for k in keys_of(doc) if f"`{k}`" not in TEXT)
         assert not missing, f"keys of `imp {what} --json` that docs/notation.md does not explain: {missing}"

@@ -17,6 +17,7 @@ from imptools.cli import output as shell
 from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
 from imptools.cli.judging import internal_findings, judged, validate_files
 from imptools.cli.keeping import kept_texts
+from imptools.cli.knowing import KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.cli.ranges import out_of_range
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
@@ -542,6 +543,9 @@ def replay(
     jobs: Annotated[
         int | None, typer.Option("--jobs", "-j", min=1, metavar="N", help="With --analyse: hands analysed at once.")
     ] = None,
+    knowing: KnowingOpt = False,
+    samples: SamplesOpt = "100",
+    seed: SeedOpt = 0,
 ) -> None:
     """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
 
@@ -549,7 +553,8 @@ def replay(
     shows the analysis layer); `--html` writes one self-contained page to share,
     `--svg` a picture of the text. `--analyse` adds each play's cost (see
     imp analyse) to every form of the replay; a search over whole hands can
-    take long, so `--from-trick` limits it to the last tricks.
+    take long, so `--from-trick` limits it to the last tricks. With
+    `--knowing` each play's cost on what its player knew is shown beside it.
 
     Examples:
 
@@ -576,11 +581,12 @@ def replay(
         shell.error(f"{shown(file)}: {refused[0]}")
         raise typer.Exit(refused[1])
     games = [replay_game(g, judge_game(g)) for g in records]
+    ask = knowing_ask(knowing, samples, seed)
     if analyse:
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
 
-        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick)))
+        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick, ask)))
         games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
@@ -597,7 +603,7 @@ def replay(
             raise typer.Exit(EXIT_UNREADABLE)
         from imptools.present.stepper import run_stepper
 
-        run_stepper(games, hand=hand, trick=trick, records=records)
+        run_stepper(games, hand=hand, trick=trick, records=records, knowing=ask)
     elif html or svg:
         if html:
             from imptools.present.replay_page import replay_page
@@ -649,33 +655,42 @@ def analyse(
     json: JsonOpt = False,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, metavar="N", help="Hands analysed at once (default: the cores available)."),
+        typer.Option("--jobs", "-j", min=1, metavar="N", help="Hands (or one hand's worlds) at once (default: cores)."),
     ] = None,
     scheduler: Annotated[
         str | None,
         typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands to this Dask distributed scheduler."),
     ] = None,
+    knowing: KnowingOpt = False,
+    samples: SamplesOpt = "100",
+    seed: SeedOpt = 0,
 ) -> None:
     """What each card cost, with every card visible: each play valued by a search.
 
     Each play is valued by a search in which its player makes his result as
     high as possible and everyone else makes it as low as possible; the cost is
     what the play gave away. A hand whose cards are not all known is skipped
-    with the reason.
+    with the reason. `--knowing` values each play on what its player knew as
+    well: the mean over the deals of the cards he had not seen that agree with
+    everything he saw (`--samples` of them drawn at random from `--seed`, or
+    `all`), each solved with every card visible.
 
     Examples:
 
       imp analyse night.imp --hand 3 --from-trick 5
 
       imp analyse --json --jobs 8 practice.imp
+
+      imp analyse night.imp --hand 3 --from-trick 9 --knowing --samples all
     """
     from imptools.analyse import Runner, cores, tasks_for
 
+    ask = knowing_ask(knowing, samples, seed)
     inputs = expand([file])
     games = list(read(inputs.paths[0], inputs))
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
-    tasks = tasks_for(games, game, hand, from_trick)
+    tasks = tasks_for(games, game, hand, from_trick, ask)
     if not tasks:
         shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)

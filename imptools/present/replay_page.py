@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 
 from imptools.findings import Finding
+from imptools.present.analysis import figure
 from imptools.present.cards import css_colour, describe, sort_cards, title
 from imptools.replay import GameReplay, HandReplay
 from imptools.rules.steps import KNOWN_FROM_DEAL, Step
@@ -58,6 +59,9 @@ def _step(game: GameReplay, hand: HandReplay, i: int, step: Step) -> dict[str, A
     cost = hand.cost_at(i)
     if cost is not None:
         out["a"] = [cost.cost, cost.mark, cost.value_before, cost.value_after, list(cost.best)]
+        if cost.knowing is not None:
+            k = cost.knowing
+            out["a"].append([figure(k.cost), list(k.best), k.worlds, cost.player])
     findings = hand.findings_at(i)
     if findings:
         out["f"] = [_finding(f) for f in findings]

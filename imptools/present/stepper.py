@@ -40,7 +40,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
-from imptools.analyse import HandAnalysis, Task, run_task
+from imptools.analyse import HandAnalysis, KnowingAsk, Task, run_task
 from imptools.present.analysis import analysis_summary, cost_note
 from imptools.present.cards import card_text, describe, finding_text, sort_cards, table_at
 from imptools.record import Game
@@ -131,8 +131,16 @@ class Stepper(App[None]):
         Binding("q,escape", "quit", "Quit"),
     ]
 
-    def __init__(self, games: Sequence[GameReplay], start: int = 0, records: Sequence[Game] = ()) -> None:
+    def __init__(
+        self,
+        games: Sequence[GameReplay],
+        start: int = 0,
+        records: Sequence[Game] = (),
+        knowing: KnowingAsk | None = None,
+    ) -> None:
         super().__init__()
+        self.knowing = knowing
+        """What the analyses made here ask of the knowing analysis (`imp replay --step --analyse --knowing`)."""
         self.games = list(games)
         self.positions = positions(self.games)
         self.index = max(0, min(start, len(self.positions) - 1))
@@ -278,7 +286,7 @@ class Stepper(App[None]):
             # the worker starts with the real stderr: Textual's stand-in for it has no file descriptor
             with contextlib.redirect_stderr(sys.__stderr__):
                 self._pool = multiprocessing.get_context("spawn").Pool(1)
-        task = Task(record, self._hand().number, trick)
+        task = Task(record, self._hand().number, trick, self.knowing)
         self.pending[key] = (trick, self._pool.apply_async(run_task, (task,)))
 
     def _collect(self) -> None:
@@ -488,7 +496,12 @@ def start_index(games: Sequence[GameReplay], hand: int | None, trick: int | None
 
 
 def run_stepper(
-    games: Sequence[GameReplay], hand: int | None = None, trick: int | None = None, records: Sequence[Game] = ()
+    games: Sequence[GameReplay],
+    hand: int | None = None,
+    trick: int | None = None,
+    records: Sequence[Game] = (),
+    knowing: KnowingAsk | None = None,
 ) -> None:
-    """Run the stepper full-screen until the player quits (`records`: the games as read, for the analysis layer)."""
-    Stepper(games, start_index(games, hand, trick), records).run()
+    """Run the stepper full-screen until the player quits (`records`: the games as read, for the analysis layer;
+    `knowing`: what its analyses ask of the knowing analysis)."""
+    Stepper(games, start_index(games, hand, trick), records, knowing).run()

@@ -200,6 +200,36 @@ class PlayedHand:
     marks: tuple[int, int] = (1, 1)
 
 
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Where cards lie when play starts, as the knowing analysis sees a hand (`KnownDeal`).
+
+    `owner` is the player whose place it is (None for one of nobody's: the turn-up, Lopaka's imp's trick);
+    `plays` says its owner plays from it (his hand); `shown` that every player sees it (an open hand, a
+    declarer's bid cards, the turn-up). Its owner always sees it.
+    """
+
+    name: str
+    owner: str | None
+    cards: frozenset[int]
+    plays: bool = False
+    shown: bool = False
+
+
+@dataclass(slots=True)
+class KnownDeal:
+    """A recorded hand as the knowing analysis needs it: every place its cards lie in where play starts (each
+    player's hand, discards, bid cards ...), the passes, the record's start position and plays (`played`), and
+    `start`, which builds the start position for the same hand with other cards in the places (one set per place,
+    in `places`' order; the scores then count those cards: the imp's trick, the bids)."""
+
+    places: tuple[Place, ...]
+    passed: tuple[tuple[str, str, int], ...]
+    """`(giver, receiver, card)` for each card passed before play."""
+    played: PlayedHand
+    start: Callable[[Sequence[frozenset[int]]], SearchPosition]
+
+
 @runtime_checkable
 class Searchable(Protocol):
     """A ruleset whose hands a search can start from: it sets a game up and finds a hand and its dealer.
@@ -218,6 +248,10 @@ class Searchable(Protocol):
     def hand_and_dealer(self, game: Game, table: object, hand_number: int) -> tuple[Hand, str] | str:
         """Hand `hand_number` of `game` and its dealer, or why there is none to play."""
         ...
+
+
+KnownHand = Callable[[Searchable, object, Game, Hand, str], "KnownDeal | str"]
+"""A game's `known_deal(ruleset, setup, game, hand, dealer)`: a hand's `KnownDeal`, or why there is none."""
 
 
 StartPosition = Callable[[Searchable, object, Game, Hand, str], "PlayedHand | str"]

@@ -127,6 +127,17 @@ class SearchBotifarra:
     def legal(self) -> list[int]:
         return sorted(CARD[b] for b in bits(self._legal_mask()))
 
+    def legal_from(self, cards: list[int]) -> list[int]:
+        """The cards the player to move could play if he held `cards` (what a past play proves he did not hold)."""
+        trick = self.trick
+        if not trick:
+            return sorted(cards)
+        seat = (self.leader + len(trick)) % self.n
+        master = (self.leader + self.wins_at) % self.n
+        held = mask_of(set(cards))
+        rule = legal_mask(self.rules, self.trump, trick[0] // 12, self.winning, self.partner[seat] == master, held)
+        return sorted(CARD[b] for b in bits(rule))
+
     def forced(self) -> int | None:
         return None
 

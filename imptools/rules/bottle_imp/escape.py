@@ -76,16 +76,23 @@ class _Lines:
                 if self.by_coins:
                     digit[c] = (digit[c] << 3) | pos.coins[c]
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
-        self._chunks = [[self._pack(digit, base, v) for v in range(256)] for base in range(0, len(pos.coins), 8)]
+        self._chunks = [self._pack(digit, base) for base in range(0, len(pos.coins), 8)]
         self._memo: dict[tuple[int, ...], tuple[int, ...]] = {}
 
-    def _pack(self, digit: list[int], base: int, byte: int) -> tuple[int, int]:
-        packed = count = 0
-        for i in range(8):
-            if byte >> i & 1 and base + i < len(digit):
-                packed = (packed << self._width) | digit[base + i]
-                count += 1
-        return packed, count
+    def _pack(self, digit: list[int], base: int) -> list[tuple[int, int]]:
+        """For each byte's worth of cards from card `base`: their digits packed, low card first, and how many; each
+        byte's from the byte without its highest card (a position is built for every world a play is valued in, so
+        this is worth doing in 256 steps rather than 256 times 8)."""
+        width = self._width
+        table = [(0, 0)] * 256
+        for byte in range(1, 256):
+            high = byte.bit_length() - 1
+            packed, count = table[byte ^ (1 << high)]
+            if base + high < len(digit):
+                table[byte] = ((packed << width) | digit[base + high], count + 1)
+            else:
+                table[byte] = (packed, count)
+        return table
 
     def _digits(self, live: int) -> int:
         """The holders and colours (and coins) of the cards in `live` from low to high, packed in one integer."""

@@ -123,6 +123,17 @@ class SearchBottle:
     def legal(self) -> list[int]:
         return bits(self._legal_mask())
 
+    def legal_from(self, cards: list[int]) -> list[int]:
+        """The cards the player to move could play if he held `cards` (what a past play proves he did not hold)."""
+        held = 0
+        for c in cards:
+            held |= 1 << c
+        if self.trick:
+            same = held & self.suit[self.trick[0]]
+            if same:
+                return bits(same)
+        return bits(held)
+
     def forced(self) -> int | None:
         if self.lopaka < 0:
             return None

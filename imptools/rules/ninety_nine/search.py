@@ -130,6 +130,17 @@ class SearchNinetyNine:
     def legal(self) -> list[int]:
         return sorted(self._card(b) for b in bits(self._legal_mask()))
 
+    def legal_from(self, cards: list[int]) -> list[int]:
+        """The cards the player to move could play if he held `cards` (what a past play proves he did not hold)."""
+        held = 0
+        for c in cards:
+            held |= 1 << self._bit(c)
+        if self.trick:
+            same = held & SUIT_MASK[self.trick[0] // 9]
+            if same:
+                held = same
+        return sorted(self._card(b) for b in bits(held))
+
     def forced(self) -> int | None:
         return None
 

@@ -1,0 +1,292 @@
+"""The worlds a player could be in: every way to lay the cards he has not seen that agrees with what he saw.
+
+API (stable; `imp analyse --knowing` and the bots that play by what they know use it):
+
+- `Worlds.of(game, hand_number, made, player=None) -> Worlds | str`: the worlds of hand `hand_number` of `game`
+  after its first `made` plays (the record's plays, `KnownDeal.played.plays`, in order), as seen by `player`
+  (default: the player to move then), or why there are none to deal (a record whose deal lines, discards or bid
+  cards are not all there; a game the registry cannot lay out). `Worlds(deal, made, player)` does the same from a
+  `KnownDeal` (`imptools.rules.get_known_deal(tag)(game, hand_number)`), to make many views of one hand cheaply.
+- A world (`World`) gives each place `player` has not seen (`Worlds.places`: another player's hand as it is now,
+  his discards, his bid cards, the imp's trick of nobody) a set of cards of its exact size, from the cards he has not
+  seen (`Worlds.pool`). It is **consistent** when (1) a card he passed is in its receiver's hand unless the receiver
+  has played it since, and (2) every play made so far by every player is legal with the cards the world gives that
+  player at that moment (his hand now plus every card he has played since, that play's card included): voids,
+  following, Botifarra's obligations, Lopaka's automaton.
+- `Worlds.position(world) -> SearchPosition | None`: the position after the `made` plays, every card of that world
+  visible (a game-tree search values it: `imptools.analyse.Search`), or None when the world is not consistent.
+- `Worlds.all(limit=ENUMERATE_CAP) -> list[World]`: every consistent world, in a fixed order (`TooMany` past
+  `limit` candidates).
+- `Worlds.sample(n, rng) -> list[World]`: `n` worlds drawn independently and uniformly from the consistent ones
+  (with replacement).
+- `Worlds.choose(samples, seed) -> list[World]`: what the knowing analysis averages: every consistent world for
+  `samples=None`; else every one where there are at most `samples`, otherwise `samples` uniform draws, the random
+  numbers from `seed` alone.
+- `Worlds.actual() -> World`: the record's own world (always consistent for a record that breaks no rule).
+
+How a draw stays uniform: each card of the pool may go to the places the record allows it (a passed card to its
+receiver; a card that would have made a past play illegal, added alone to what that player is known to have held
+then, not to his hand: a void, a card that must have beaten). The number of ways to deal the pool to the places,
+exact sizes and those allowances kept, is counted exactly (a count per card and places' room left), and a deal is
+drawn card by card with each place's chance equal to the share of the ways that put the card there: every allowed
+deal is equally likely. The allowances only ever rule out worlds that break rule (2) (a play's legality never
+returns when cards are added to a hand), so the consistent worlds are all among the allowed deals; a drawn deal is
+then checked play by play against rule (2) and drawn again when it breaks it (rejection), which keeps the draw
+uniform over the consistent worlds.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from random import Random
+
+from imptools.record import Game
+from imptools.rules import get_known_deal
+from imptools.rules.base import KnownDeal, Place, SearchPosition
+
+ENUMERATE_CAP = 2_000_000
+"""`all` refuses to look at more candidate deals than this (the caller asked for an endgame's every world)."""
+
+SMALL = 4
+"""`choose` enumerates the consistent worlds where there are at most this many candidate deals per sample asked:
+drawing from the list is the same uniform draw, and it tells when all of them are fewer than the samples asked."""
+
+TRIES = 2_000
+"""Candidate deals drawn per world asked before `sample` gives up on a world (it returns the ones it found)."""
+
+
+class TooMany(ValueError):
+    """More candidate deals than asked to enumerate (or, drawing, none consistent found); the message says so."""
+
+
+@dataclass(frozen=True, slots=True)
+class World:
+    """One way to lay the unseen cards: a set of cards for each of `Worlds.places`, in their order."""
+
+    cards: tuple[frozenset[int], ...]
+
+
+class Worlds:
+    """The consistent worlds of one hand after its first `made` plays, as `player` saw it (see the module's API)."""
+
+    def __init__(self, deal: KnownDeal, made: int, player: str | None = None) -> None:
+        self.deal = deal
+        plays = deal.played.plays
+        if not 0 <= made <= len(plays):
+            raise ValueError(f"the hand has {len(plays)} plays, not {made}")
+        self.made = made
+        self.history = plays[:made]
+        if player is None:
+            probe = self._replay(deal.start([p.cards for p in deal.places]))
+            player = "" if probe is None or probe.done() else probe.to_move()
+        self.player = player
+        played_by: dict[str, set[int]] = {}
+        for _, who, card in self.history:
+            played_by.setdefault(who, set()).add(card)
+        self.played_by = played_by
+        seen: list[int] = []
+        hidden: list[int] = []
+        for i, place in enumerate(deal.places):
+            if place.owner == player or place.shown:
+                seen.append(i)
+            else:
+                hidden.append(i)
+        self.seen = tuple(seen)
+        self.hidden = tuple(hidden)
+        self.places: tuple[Place, ...] = tuple(deal.places[i] for i in hidden)
+        """The places `player` has not seen, as a world fills them."""
+        now = [self._now(deal.places[i]) for i in hidden]
+        self.sizes = tuple(len(c) for c in now)
+        self.pool: tuple[int, ...] = tuple(sorted(set().union(*now))) if now else ()
+        """The cards `player` has not seen, low to high."""
+        self._actual = World(tuple(now))
+        self.allowed = self._allowances()
+        """For each card of the pool, the indexes of the places (in `places`) it may lie in."""
+        self._counts: dict[tuple[int, tuple[int, ...]], int] = {}
+
+    # ----------------------------------------------------------------------- construction
+
+    @classmethod
+    def of(cls, game: Game, hand_number: int, made: int, player: str | None = None) -> Worlds | str:
+        """The worlds of a recorded hand (see the module's API), or why there are none to deal."""
+        known = get_known_deal(game.game_name)
+        if known is None:
+            return f"imptools cannot deal worlds for {game.game_name or 'this game'}"
+        deal = known(game, hand_number)
+        if isinstance(deal, str):
+            return deal
+        return cls(deal, made, player)
+
+    def _now(self, place: Place) -> frozenset[int]:
+        """A place's cards after the plays made: a hand less what its owner has played."""
+        if place.plays and place.owner is not None:
+            return place.cards - self.played_by.get(place.owner, set())
+        return place.cards
+
+    def _allowances(self) -> tuple[tuple[int, ...], ...]:
+        """Where each card of the pool may lie: rule (1), and the cards a past play proves its player did not hold
+        (each tried alone, added to the cards he is known to have held then)."""
+        places = self.places
+        hand_of = {p.owner: k for k, p in enumerate(places) if p.plays and p.owner is not None}
+        every = tuple(range(len(places)))
+        allowed: dict[int, set[int]] = {c: set(every) for c in self.pool}
+        for giver, receiver, card in self.deal.passed:
+            if giver == self.player and card in allowed and receiver in hand_of:
+                allowed[card] = {hand_of[receiver]}
+        pos = self.deal.start([p.cards for p in self.deal.places])
+        legal_from = getattr(pos, "legal_from", None)
+        for j, (_, who, card) in enumerate(self.history):
+            k = hand_of.get(who)
+            if k is not None and legal_from is not None and pos.forced() is None:
+                known = {card} | {c for _, w, c in self.history[j + 1 :] if w == who}
+                for u in self.pool:
+                    if k in allowed[u] and card not in legal_from(sorted(known | {u})):
+                        allowed[u].discard(k)
+            pos.play(card)
+        return tuple(tuple(sorted(allowed[c])) for c in self.pool)
+
+    # ----------------------------------------------------------------------- worlds
+
+    def actual(self) -> World:
+        """The record's own world."""
+        return self._actual
+
+    def start_cards(self, world: World) -> list[frozenset[int]]:
+        """Every place's cards where play starts in `world` (hands with the cards their owners have played since)."""
+        out = [p.cards for p in self.deal.places]
+        for i, cards in zip(self.hidden, world.cards):
+            place = self.deal.places[i]
+            if place.plays and place.owner is not None:
+                cards = cards | self.played_by.get(place.owner, set())
+            out[i] = cards
+        return out
+
+    def _replay(self, pos: SearchPosition) -> SearchPosition | None:
+        for _, who, card in self.history:
+            if pos.done() or pos.to_move() != who:
+                return None
+            forced = pos.forced()
+            if (forced is not None and forced != card) or card not in pos.legal():
+                return None
+            pos.play(card)
+        return pos
+
+    def position(self, world: World) -> SearchPosition | None:
+        """The position after the plays made, every card of `world` visible; None where `world` breaks rule (1) or
+        (2)."""
+        passed = {c: r for g, r, c in self.deal.passed if g == self.player}
+        for k, cards in enumerate(world.cards):
+            place = self.places[k]
+            for c in cards:
+                if c in passed and (not place.plays or place.owner != passed[c]):
+                    return None
+        return self._replay(self.deal.start(self.start_cards(world)))
+
+    def candidates(self) -> int:
+        """How many deals of the pool to the places keep their sizes and the allowances (at least as many as the
+        consistent worlds)."""
+        return self._count(0, self.sizes)
+
+    def _count(self, i: int, room: tuple[int, ...]) -> int:
+        if i == len(self.pool):
+            return 1
+        key = (i, room)
+        found = self._counts.get(key)
+        if found is None:
+            found = 0
+            for k in self.allowed[i]:
+                if room[k]:
+                    found += self._count(i + 1, room[:k] + (room[k] - 1,) + room[k + 1 :])
+            self._counts[key] = found
+        return found
+
+    def _deals(self) -> Iterator[World]:
+        """Every allowed deal, in a fixed order."""
+        pool, allowed = self.pool, self.allowed
+        chosen: list[list[int]] = [[] for _ in self.places]
+        room = list(self.sizes)
+
+        def walk(i: int) -> Iterator[World]:
+            if i == len(pool):
+                yield World(tuple(frozenset(c) for c in chosen))
+                return
+            for k in allowed[i]:
+                if room[k]:
+                    room[k] -= 1
+                    chosen[k].append(pool[i])
+                    yield from walk(i + 1)
+                    chosen[k].pop()
+                    room[k] += 1
+
+        yield from walk(0)
+
+    def all(self, limit: int = ENUMERATE_CAP) -> list[World]:
+        """Every consistent world, in a fixed order."""
+        total = self.candidates()
+        if total > limit:
+            raise TooMany(
+                f"{total:,} ways to lay the {len(self.pool)} cards {self.player} has not seen: too many to try "
+                "every one (ask for a number of samples)"
+            )
+        return [w for w in self._deals() if self.position(w) is not None]
+
+    def draw(self, rng: Random) -> World:
+        """One allowed deal, uniformly (each place's chance for a card is its share of the ways left)."""
+        room = self.sizes
+        chosen: list[list[int]] = [[] for _ in self.places]
+        for i, card in enumerate(self.pool):
+            r = rng.randrange(self._count(i, room))
+            for k in self.allowed[i]:
+                if not room[k]:
+                    continue
+                after = room[:k] + (room[k] - 1,) + room[k + 1 :]
+                ways = self._count(i + 1, after)
+                if r < ways:
+                    chosen[k].append(card)
+                    room = after
+                    break
+                r -= ways
+        return World(tuple(frozenset(c) for c in chosen))
+
+    def sample(self, n: int, rng: Random) -> list[World]:
+        """`n` consistent worlds, each drawn uniformly and independently (fewer only where `TRIES` draws a world
+        found none)."""
+        out: list[World] = []
+        for _ in range(n):
+            for _ in range(TRIES):
+                w = self.draw(rng)
+                if self.position(w) is not None:
+                    out.append(w)
+                    break
+        return out
+
+    def choose(self, samples: int | None, seed: object = 0) -> list[World]:
+        """The worlds the knowing analysis averages: all of them (`samples` None), or every one where they are at
+        most `samples` (known where the candidate deals are few: `SMALL`), else `samples` uniform draws; the random
+        numbers come from `seed`, the plays made and the viewer."""
+        if samples is None:
+            return self.all()
+        rng = Random(f"{seed}/{self.made}/{self.player}")
+        if self.candidates() <= SMALL * samples:
+            every = self.all()
+            if len(every) <= samples:
+                return every
+            return [every[rng.randrange(len(every))] for _ in range(samples)]
+        drawn = self.sample(samples, rng)
+        if not drawn:
+            raise TooMany(
+                f"no deal of the {len(self.pool)} cards {self.player} has not seen agreed with every play in "
+                f"{TRIES * samples:,} tries"
+            )
+        return drawn
+
+
+def world_positions(worlds: Worlds, chosen: Sequence[World]) -> list[SearchPosition]:
+    """The positions of `chosen` worlds (each consistent, as `Worlds` chooses them)."""
+    out: list[SearchPosition] = []
+    for w in chosen:
+        pos = worlds.position(w)
+        if pos is not None:
+            out.append(pos)
+    return out

@@ -1,0 +1,178 @@
+"""The consistent worlds (`imptools.worlds`): against an obvious enumeration (every permutation of the unseen cards
+to the unseen places, filtered by the two rules directly) on endgames of every game, the uniformity of the draws,
+the seed, and records that cannot be dealt."""
+
+from __future__ import annotations
+
+from collections import Counter
+from itertools import permutations
+from random import Random
+
+import pytest
+
+from imptools.reader import read_games
+from imptools.record import Game
+from imptools.simulate import Options, simulate
+from imptools.worlds import World, Worlds
+
+TABLES = [
+    ("bottle-imp", ("Adam", "Betty", "Carl"), None),
+    ("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), None),
+    ("bottle-imp", ("Adam", "Lopaka", "Carl"), "lopaka"),
+    ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), None),
+    ("botifarra", ("Ana", "Bernat", "Carles"), None),
+    ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), "lliure"),
+    ("ninety-nine", ("Ann", "Bob", "Cy"), None),
+]
+
+
+def record(game: str, players: tuple[str, ...], variant: str | None, seed: int) -> Game:
+    tags = (("Teams", "none"),) if game == "botifarra" and seed % 2 and len(players) == 4 else ()
+    (g,) = read_games("".join(simulate(Options(game, players, variant, seed=seed, tags=tags))))
+    return g
+
+
+def obvious_worlds(w: Worlds) -> set[tuple[frozenset[int], ...]]:
+    """Every way to lay the pool in the places (each permutation cut at the sizes), kept when every card the viewer
+    passed is in its receiver's hand and every play made is legal, replayed from the world's deal."""
+    deal = w.deal
+    passed = {c: r for g, r, c in deal.passed if g == w.player}
+    out: set[tuple[frozenset[int], ...]] = set()
+    for perm in permutations(w.pool):
+        cut: list[frozenset[int]] = []
+        at = 0
+        for size in w.sizes:
+            cut.append(frozenset(perm[at : at + size]))
+            at += size
+        world = tuple(cut)
+        if world in out:
+            continue
+        if any(c in passed and not (p.plays and p.owner == passed[c]) for p, cs in zip(w.places, world) for c in cs):
+            continue
+        starts = [p.cards for p in deal.places]
+        for i, cards in zip(w.hidden, world):
+            place = deal.places[i]
+            starts[i] = cards | {c for _, who, c in w.history if who == place.owner and place.plays}
+        pos = deal.start(starts)
+        ok = True
+        for _, who, card in w.history:
+            if pos.to_move() != who or card not in pos.legal():
+                ok = False
+                break
+            pos.play(card)
+        if ok:
+            out.add(world)
+    return out
+
+
+def endgames() -> list[tuple[str, tuple[str, ...], str | None, int, int]]:
+    cases = []
+    for game, players, variant in TABLES:
+        for seed in range(8):
+            cases.append((game, players, variant, seed, 1 + seed % 3))
+    return cases
+
+
+@pytest.mark.parametrize(("game", "players", "variant", "seed", "back"), endgames())
+def test_all_worlds_equal_the_obvious_enumeration(
+    game: str, players: tuple[str, ...], variant: str | None, seed: int, back: int
+) -> None:
+    g = record(game, players, variant, seed)
+    total = len(g.hands[0].tricks) * len(players)
+    checked = 0
+    for made in range(total - 1, 0, -1):
+        w = Worlds.of(g, 1, made)
+        assert not isinstance(w, str), w
+        if len(w.pool) > 7:
+            break
+        if w.player == "Lopaka":
+            continue
+        mine = w.all()
+        assert len(set(mine)) == len(mine)
+        assert {x.cards for x in mine} == obvious_worlds(w), (made, w.player)
+        assert w.actual() in mine
+        assert w.candidates() >= len(mine)
+        checked += 1
+    assert checked >= 2
+
+
+def test_draws_are_uniform_over_the_consistent_worlds() -> None:
+    """On endgames (voids and obligations shown), the draws hit every consistent world about equally."""
+    tried = 0
+    for seed in range(40):
+        g = record("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), None, seed)
+        total = len(g.hands[0].tricks) * 4
+        for made in range(total - 9, total - 4):
+            w = Worlds.of(g, 1, made)
+            assert not isinstance(w, str)
+            every = w.all()
+            if not 4 <= len(every) <= 30:
+                continue
+            n = 300 * len(every)
+            drawn = w.sample(n, Random(seed))
+            assert len(drawn) == n
+            counts = Counter(drawn)
+            assert set(counts) <= set(every)
+            for x in every:
+                assert abs(counts[x] - 300) < 5 * 300**0.5, (seed, made, counts[x])
+            tried += 1
+        if tried >= 3:
+            break
+    assert tried >= 3
+
+
+def test_same_seed_same_worlds_and_the_worlds_are_consistent() -> None:
+    g = record("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), None, 5)
+    w = Worlds.of(g, 1, 16)
+    assert not isinstance(w, str)
+    first = w.choose(50, seed=7)
+    assert first == w.choose(50, seed=7)
+    assert first != w.choose(50, seed=8)
+    assert len(first) == 50
+    assert all(w.position(x) is not None for x in first)
+    assert all(sum(len(c) for c in x.cards) == len(w.pool) for x in first)
+    swapped = list(w.actual().cards)
+    hands = [k for k, p in enumerate(w.places) if p.plays]
+    a, b = hands[0], hands[1]
+    card = min(swapped[a])
+    # a card that another player showed he lacked, moved to him, breaks rule (2) or a size
+    swapped[a], swapped[b] = swapped[a] - {card}, swapped[b] | {card}
+    assert w.position(World(tuple(swapped))) is None or len(swapped[b]) != w.sizes[b]
+
+
+def test_a_card_passed_stays_with_its_receiver() -> None:
+    g = record("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), None, 2)
+    deal_passes = [(giver, receiver, c) for giver, receiver, c in Worlds.of(g, 1, 0).deal.passed]  # type: ignore[union-attr]
+    w = Worlds.of(g, 1, 0, "Adam")
+    assert not isinstance(w, str)
+    mine = [(r, c) for giver, r, c in deal_passes if giver == "Adam"]
+    assert len(mine) == 2
+    for x in w.choose(30, seed=1):
+        for receiver, c in mine:
+            (k,) = [k for k, p in enumerate(w.places) if p.owner == receiver and p.plays]
+            assert c in x.cards[k]
+
+
+def test_what_the_viewer_sees_is_not_dealt() -> None:
+    g = record("ninety-nine", ("Ann", "Bob", "Cy"), None, 4)
+    w = Worlds.of(g, 1, 5, "Bob")
+    assert not isinstance(w, str)
+    owners = {(p.owner, p.plays) for p in w.places}
+    assert ("Bob", True) not in owners and ("Bob", False) not in owners
+    assert all(p.owner is not None for p in w.places)  # the turn-up is shown
+    seen_cards = {c for i in w.seen for c in w.deal.places[i].cards}
+    assert not seen_cards & set(w.pool)
+    assert not {c for _, _, c in w.history} & set(w.pool)
+
+
+def test_records_without_every_deal_line_are_refused_with_the_reason() -> None:
+    text = "".join(simulate(Options("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), seed=1)))
+    cut = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("deal Bernat"))
+    (g,) = read_games(cut)
+    found = Worlds.of(g, 1, 4)
+    assert isinstance(found, str) and "deal line" in found and "Bernat" in found
+    text = "".join(simulate(Options("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), seed=1)))
+    cut = "".join(line for line in text.splitlines(keepends=True) if not line.startswith("discard Carl"))
+    (g,) = read_games(cut)
+    found = Worlds.of(g, 1, 4)
+    assert isinstance(found, str) and "Carl 9" in found
