@@ -1,32 +1,29 @@
 """The bot that plays by what it knows: worlds consistent with what the player has seen, each solved by the search.
 
-Perfect-information Monte Carlo, as bridge programs play: at each decision the player's game
-(`HandSimulator.unseen`) says which cards he has not seen and where they may lie; worlds are dealt to
-those places (`imptools.rules.dealing.deal_to`, voids kept) and kept when every card played so far is legal
-in turn there; each world is valued by the analysis search (`imptools.analyse.Search`: the paranoid value,
-every card of that world visible) after each of his legal cards; he plays the card with the best mean,
-ties going to the card the game's greedy bot would play, else the lowest.
+Perfect-information Monte Carlo, as bridge programs play: at each decision the hand so far is a record (the deal
+and exchange lines, the calls and bids, the plays), and `imptools.worlds.Worlds` draws worlds uniformly among
+those consistent with what the player to move has seen (issue 27's definition: his own cards and their history,
+every card played and by whom, what the rules show the table). Each world is valued by the analysis search
+(`imptools.analyse.Search`: the paranoid value, every card of that world visible) after each of his legal cards,
+and he plays the card with the best mean; ties go to the card the game's greedy bot would play, else the lowest.
 
-The number of worlds is capped (`worlds`), and so is the thinking (`think`): counted in search positions at
-a fixed rate (`RATE` a second, about what the plain-Python search visits on one core), never in clock time,
-so that the same seed gives the same game on any machine and under any load. docs/decisions.md says more.
+The worlds are capped (`Thinking.worlds`), and so is the thinking (`Thinking.think`): counted in search positions
+at a fixed rate (`RATE` a second), never in clock time, so that the same seed gives the same game on any machine
+and under any load. Where the game's search cannot solve a world quickly yet (`HandSimulator.within_reach`: early
+in a long hand), or where no world can be laid out for the table, the bot plays the greedy card.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
 from imptools.analyse import Search
-from imptools.rules.base import HandSimulator, Position, SearchPosition, Unseen
-from imptools.rules.dealing import deal_to
+from imptools.rules.base import HandSimulator, Position
 
 RATE = 50_000
-"""Search positions counted as one second of thinking."""
-
-TRIES = 40
-"""Deals tried for each world wanted before a world that breaks no rule is given up for one that keeps the voids."""
+"""Search positions counted as one second of thinking (about what the plain-Python search visits a second)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,52 +35,24 @@ class Thinking:
     think: float = 0.2
 
 
-def replayed(unseen: Unseen, world: dict[str, list[int]], check: bool = True) -> SearchPosition | None:
-    """The world's position now: its start with the plays so far made; None (with `check`) when one of them is not
-    legal there."""
-    position = unseen.start(world)
-    for card in unseen.plays:
-        if check and card not in position.legal():
-            return None
-        position.play(card)
-    return position
+def values(record: str, made: int, player: str, legal: list[int], rng: Random, thinking: Thinking) -> dict[int, int]:
+    """The sum over the worlds drawn of each legal card's value for `player`, who is to move after the first `made`
+    plays of the one hand `record` holds (empty where no world can be laid out)."""
+    from imptools.reader import read_games
+    from imptools.worlds import Worlds
 
-
-def worlds(unseen: Unseen, rng: Random, wanted: int) -> Iterator[SearchPosition]:
-    """Up to `wanted` worlds consistent with what the player saw, each as its position now.
-
-    A world breaking a play's legality is dealt again; after `TRIES` deals a world, one that keeps the voids
-    stands in (a rare corner, where the obligations leave few worlds).
-    """
-    for _ in range(wanted):
-        fallback: dict[str, list[int]] | None = None
-        for _ in range(TRIES):
-            world = deal_to(unseen.places, unseen.pool, unseen.given, rng, unseen.banned)
-            if world is None:
-                continue
-            fallback = world
-            position = replayed(unseen, world)
-            if position is not None:
-                yield position
-                break
-        else:
-            if fallback is None:
-                fallback = deal_to(unseen.places, unseen.pool, unseen.given, rng)
-            if fallback is not None:
-                found = replayed(unseen, fallback, check=False)
-                if found is not None:
-                    yield found
-
-
-def values(
-    unseen: Unseen, player: str, legal: list[int], rng: Random, thinking: Thinking
-) -> tuple[dict[int, int], int]:
-    """The sum over the worlds of each legal card's value for `player`, and the number of worlds."""
+    (game,) = read_games(record)
+    worlds = Worlds.of(game, 1, made, player)
+    if isinstance(worlds, str):
+        return {}
     totals = dict.fromkeys(legal, 0)
     budget = thinking.think * RATE
-    spent = 0
-    count = 0
-    for position in worlds(unseen, rng, thinking.worlds):
+    spent = count = 0
+    while count < thinking.worlds and (count == 0 or spent < budget):
+        drawn = worlds.sample(1, rng)
+        position = worlds.position(drawn[0]) if drawn else None
+        if position is None:
+            break
         search = Search(position)
         for group in position.groups():
             value = search.after(player, group[0])
@@ -92,24 +61,21 @@ def values(
                     totals[card] += value
         count += 1
         spent += search.positions()
-        if spent >= budget:
-            break
-    return totals, count
+    return totals if count else {}
 
 
-def choose(sim: HandSimulator, position: Position, rng: Random, thinking: Thinking) -> int:
-    """The card the bot plays for the player to move in `position` (the greedy bot's where the game's search
-    cannot play the table)."""
+def choose(
+    sim: HandSimulator, position: Position, rng: Random, thinking: Thinking, record: Callable[[], tuple[str, int]]
+) -> int:
+    """The card the bot plays for the player to move in `position`; `record()` is the hand so far as a record of one
+    hand, and the number of plays made."""
     legal = position.legal()
     greedy = sim.better_bot(position, rng)
-    if len(legal) == 1:
-        return legal[0]
-    player = position.to_move()
-    unseen = sim.unseen(position, player)
-    if unseen is None:
+    if len(legal) == 1 or not sim.within_reach(position):
         return greedy
-    totals, count = values(unseen, player, legal, rng, thinking)
-    if not count:
+    text, made = record()
+    totals = values(text, made, position.to_move(), legal, rng, thinking)
+    if not totals:
         return greedy
     top = max(totals.values())
     best = [c for c in legal if totals[c] == top]

@@ -66,20 +66,32 @@ def _quoted(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tuple[str, int]]]:
-    """Play a position to its end; the tricks as (player, card) plays."""
-    tricks: list[list[tuple[str, int]]] = []
-    current: list[tuple[str, int]] = []
+Plays = list[list[tuple[str, int]]]
+"""A hand's tricks so far, each as (player, card) plays (the last one perhaps not full)."""
+
+
+def _play(position: Position, choose: Callable[[Position, Plays], int]) -> Plays:
+    """Play a position to its end; the tricks as (player, card) plays. `choose` sees the tricks so far."""
+    tricks: Plays = [[]]
     while not position.done():
         player = position.to_move()
         forced = position.forced()
-        card = forced if forced is not None else choose(position)
+        card = forced if forced is not None else choose(position, tricks)
         position.play(card)
-        current.append((player, card))
-        if len(current) == position.per_trick:
-            tricks.append(current)
-            current = []
-    return tricks
+        tricks[-1].append((player, card))
+        if len(tricks[-1]) == position.per_trick:
+            tricks.append([])
+    return tricks[:-1]
+
+
+def _trick_lines(tricks: Plays, spell: Callable[[int], str]) -> list[str]:
+    """The tricks as the notation writes them, the leader named."""
+    out = []
+    for t, plays in enumerate(tricks, 1):
+        if plays:
+            first, *rest = plays
+            out.append(" ".join([f"{t}. {first[0]}:{spell(first[1])}", *(spell(c) for _, c in rest)]))
+    return out
 
 
 def _bots(opts: Options) -> dict[str, str]:
@@ -169,8 +181,9 @@ def _check_players(players: tuple[str, ...]) -> None:
         raise SimulationError(f"`{twice[0]}` is named twice: the players of a game have different names")
 
 
-def _chooser(opts: Options, sim: HandSimulator, rng: Random) -> Callable[[Position], int]:
-    """How the players choose their cards: each by his own bot."""
+def _chooser(opts: Options, sim: HandSimulator, rng: Random, before: str) -> Callable[[Position, Plays], int]:
+    """How the players choose their cards: each by his own bot. `before` is the hand's record up to trick 1 (the
+    `pimc` bot reads the hand so far as a record)."""
     bots = _bots(opts)
     thinking = None
     if "pimc" in bots.values():
@@ -178,12 +191,17 @@ def _chooser(opts: Options, sim: HandSimulator, rng: Random) -> Callable[[Positi
 
         thinking = Thinking(opts.worlds, opts.think)
 
-    def chosen(pos: Position) -> int:
+    def chosen(pos: Position, tricks: Plays) -> int:
         bot = bots[pos.to_move()]
         if bot == "greedy":
             return sim.better_bot(pos, rng)
         if bot == "pimc" and thinking is not None:
-            return choose(sim, pos, rng, thinking)
+
+            def record() -> tuple[str, int]:
+                text = "\n".join([before, *_trick_lines(tricks, pos.spell)]) + "\n"
+                return text, sum(len(t) for t in tricks)
+
+            return choose(sim, pos, rng, thinking, record)
         return rng.choice(pos.legal())
 
     return chosen
@@ -196,12 +214,10 @@ def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: s
     given = _given(opts, sim, dealer) if opts.deal else None
     better = any(b != "random" for b in _bots(opts).values())
     dealt = sim.deal(dealer, rng, better=better, given=given)
-    tricks = _play(dealt.position, _chooser(opts, sim, rng))
+    before = "\n".join([header, f"hand 1 dealer {dealer}", *dealt.lines])
+    tricks = _play(dealt.position, _chooser(opts, sim, rng, before))
     body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else dealt.play_only)]
-    spell = dealt.position.spell
-    for t, plays in enumerate(tricks, 1):
-        first, *rest = plays
-        body.append(f"{t}. {first[0]}:{spell(first[1])} " + " ".join(spell(c) for _, c in rest))
+    body += _trick_lines(tricks, dealt.position.spell)
     if opts.scores:
         body.append(_score_line(header, body, number))
     return "\n" + "\n".join(body) + "\n"

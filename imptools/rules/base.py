@@ -273,26 +273,6 @@ class DealtHand:
     play_only: list[str] = field(default_factory=list)
 
 
-@dataclass(slots=True)
-class Unseen:
-    """What the player to move does not see, as places to deal his worlds to (`imptools.rules.dealing`).
-
-    `places` are the unseen places (another player's cards now, his bid cards, a pile's face-down cards) with
-    their sizes, `pool` the cards he has not seen (more than the places hold where some lie out of play: the
-    imp's trick), `given` the cards he knows to be in a place (one he passed that has not been played), `banned`
-    the cards a place cannot hold (a suit a player showed out of). `start(world)` is that world's position where
-    play began, every card visible, and `plays` the cards played since, in order: a world is consistent when
-    each of them is legal in turn there.
-    """
-
-    places: list[tuple[str, int]]
-    pool: list[int]
-    given: dict[str, list[int]]
-    banned: dict[str, frozenset[int]]
-    start: Callable[[dict[str, list[int]]], SearchPosition]
-    plays: list[int]
-
-
 class HandSimulator(Protocol):
     """Deals random hands of one game and knows a better-than-random way to play them."""
 
@@ -324,9 +304,9 @@ class HandSimulator(Protocol):
         """The card as the notation writes it."""
         ...
 
-    def unseen(self, position: Position, player: str) -> Unseen | None:
-        """What `player`, to move in `position`, has not seen, to deal worlds from; None where the game's search
-        cannot play this table."""
+    def within_reach(self, position: Position) -> bool:
+        """Whether the search solves a world of `position` in a fraction of a second (the `pimc` bot plays the
+        greedy card before that)."""
         ...
 
     def better_bot(self, position: Position, rng: Random) -> int:

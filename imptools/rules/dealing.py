@@ -2,8 +2,8 @@
 
 A *place* is where a deal puts cards, named as a record names it (`Adam`, `Adam.2`, a pile, `turnup`), with its
 size; the places come in the order the dealer fills them, and the order of the cards inside a place is kept (a
-Botifarra pile is read top card first). `deal_to` is what `imp simulate --deal` and `--like` deal with, and what the
-bots' worlds are dealt with; `check_given` says, in words a player understands, why conditions cannot be dealt.
+Botifarra pile is read top card first). `deal_to` is what `imp simulate --deal` and `--like` deal with;
+`check_given` says, in words a player understands, why conditions cannot be dealt.
 """
 
 from __future__ import annotations
@@ -49,16 +49,14 @@ def deal_to(
     pool: Sequence[int],
     given: Mapping[str, Sequence[int]] | None = None,
     rng: Random | None = None,
-    banned: Mapping[str, frozenset[int]] | None = None,
-) -> dict[str, list[int]] | None:
+) -> dict[str, list[int]]:
     """Each place's cards: the cards `given` it first, in their order, then cards of `pool` at random; the cards of
-    `pool` no place takes are left out. None when `banned` (cards a place cannot hold) leaves a card nowhere to go.
+    `pool` no place takes are left out (Lopaka's imp's trick, the turn-up where it is no place).
 
-    Without `banned` every deal honouring `given` is equally likely: the free cards are shuffled once and poured
-    into the free room of the places in order, and with nothing given that is exactly a shuffle dealt in order, the
-    deal a simulator made before it could deal to conditions. With `banned`, the banned cards are placed first,
-    each into a free slot of the places that may hold it, at random; the rest as before (close to uniform; a
-    caller that needs more checks the deal and draws again).
+    Every deal honouring `given` is equally likely: the free cards are shuffled once and poured into the free room
+    of the places in order (any order of the free cards is equally likely, and each deal honouring `given` comes
+    from the same number of them); with nothing given that is exactly a shuffle dealt in order, the deal a
+    simulator made before it could deal to conditions.
 
     >>> deal_to([("A", 2), ("B", 2)], [1, 2, 3, 4, 5], {"B": [5]}, Random(1))["B"][0]
     5
@@ -68,30 +66,10 @@ def deal_to(
     taken = {c for cards in given.values() for c in cards}
     free = [c for c in pool if c not in taken]
     room = {p: size - len(given.get(p, ())) for p, size in places}
-    extra: dict[str, list[int]] = {p: [] for p, _ in places}
-    if banned:
-        left = len(free) - sum(room.values())  # cards no place takes: any card may be among them
-        limited = [c for c in free if any(c in cards for cards in banned.values())]
-        rng.shuffle(limited)
-        for c in limited:
-            open_places = [p for p, _ in places if room[p] > 0 and c not in banned.get(p, frozenset())]
-            slots = sum(room[p] for p in open_places) + max(left, 0)
-            if not slots:
-                return None
-            pick = rng.randrange(slots)
-            for p in open_places:
-                if pick < room[p]:
-                    extra[p].append(c)
-                    room[p] -= 1
-                    break
-                pick -= room[p]
-            else:
-                left -= 1
-        free = [c for c in free if c not in limited]
     rng.shuffle(free)
     out: dict[str, list[int]] = {}
     at = 0
     for p, _ in places:
-        out[p] = [*given.get(p, ()), *extra[p], *free[at : at + room[p]]]
+        out[p] = [*given.get(p, ()), *free[at : at + room[p]]]
         at += room[p]
     return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from random import Random
 
-from imptools.rules.base import DealtHand, Position, SearchPosition, Unseen
+from imptools.rules.base import DealtHand, Position
 from imptools.rules.botifarra.calls import DELEGATE, INDIVIDUAL, PARTNERSHIP, CallLine, judge_calls
 from imptools.rules.botifarra.cards import (
     BOTIFARRA,
@@ -65,10 +65,6 @@ class BotifarraPosition:
 
     def to_move(self) -> str:
         return self.order[(self.leader + len(self.trick)) % self.per_trick]
-
-    def history(self) -> list[tuple[str, int, int, int, list[int]]]:
-        """The plays so far: (player, card, the pile it came from or -1, the leader, the trick before it)."""
-        return [(u[0], u[1], u[2], u[3], u[4]) for u in self._undo]
 
     def player_of(self, index: int) -> str:
         """Who played the trick's card at `index`."""
@@ -212,7 +208,6 @@ class BotifarraSimulator:
         better bot, each player judging from his own hand (and face-up piles)."""
         setup = self.setup
         dealt = deal_to(self.places(dealer), self.pack(), given, rng)
-        assert dealt is not None
         hands: dict[str, set[int]] = {}
         piles: dict[str, list[list[int]]] = {}
         for p in turn_order(setup.players, dealer):
@@ -266,49 +261,13 @@ class BotifarraSimulator:
             out.append(CallLine(kind, caller))
         return out
 
-    def unseen(self, position: Position, player: str) -> Unseen | None:
-        """The other players' hands are unseen (the partner's too), and so is every pile's face-down part."""
-        from imptools.rules.botifarra.position import SearchBotifarra
-
+    def within_reach(self, position: Position) -> bool:
+        """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
         assert isinstance(position, BotifarraPosition)
-        if (
+        return (
             sum(len(h) for h in position.hands.values()) + sum(len(pile) for p in position.piles.values() for pile in p)
-            > REACH
-        ):
-            return None
-        setup, trump, order = self.setup, position.trump, position.order
-        history = position.history()
-        others = [p for p in order if p != player]
-        seen = {c for _, c, _, _, _ in history} | position.hands[player]
-        seen |= {pile[0] for p in order for pile in position.piles[p] if pile}
-        pool = [c for c in self.pack() if c not in seen]
-        places = [(p, len(position.hands[p])) for p in others if position.hands[p]]
-        places += [
-            (f"{p}.{k + 1}", len(pile) - 1) for p in order for k, pile in enumerate(position.piles[p]) if len(pile) > 1
-        ]
-        banned: dict[str, frozenset[int]] = {}
-        for who, card, k, leader, before in history:
-            if who == player or not before or k >= 0 or not position.hands[who]:
-                continue
-            master = order[(leader + trick_winner(before, trump)) % len(order)]
-            partner = master in setup.seating.partners(who)
-            bad = {c for c in pool if card not in legal_cards(setup.rules, trump, before, partner, {card, c})}
-            banned[who] = banned.get(who, frozenset()) | bad
-
-        def start(world: dict[str, list[int]]) -> SearchPosition:
-            hands = {p: set(world.get(p, position.hands[p])) for p in order}
-            piles = {
-                p: [[*pile[:1], *world.get(f"{p}.{k + 1}", ())] for k, pile in enumerate(position.piles[p])]
-                for p in order
-            }
-            for who, card, k, _, _ in reversed(history):
-                if k >= 0:
-                    piles[who][k].insert(0, card)
-                else:
-                    hands[who].add(card)
-            return SearchBotifarra(setup, list(order), trump, hands, piles)
-
-        return Unseen(places, pool, {}, banned, start, [c for _, c, _, _, _ in history])
+            <= REACH
+        )
 
     def better_bot(self, position: Position, rng: Random) -> int:
         """Win with the lowest card that wins when an opponent is master; give points to a master partner;

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 
 from imptools.record import NameRef
-from imptools.rules.base import DealtHand, Position, SearchPosition, Unseen
+from imptools.rules.base import DealtHand, Position
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
 from imptools.rules.bottle_imp.cards import spell
 from imptools.rules.bottle_imp.setup import Setup
@@ -38,13 +38,6 @@ class BottlePosition:
         self.leader = 0
         self.trick: list[int] = []
         self._undo: list[tuple[str, int, int, int, list[int], list[tuple[int, str | None]], dict[str, int]]] = []
-        self.discards: dict[str, list[int]] = {}
-        self.passes: list[tuple[str, str, int, int]] = []
-        """The exchange: (giver, receiver, receiving pack, card)."""
-
-    def history(self) -> list[tuple[str, int]]:
-        """The plays so far, (player, card) in order."""
-        return [(u[0], u[1]) for u in self._undo]
 
     @property
     def hands(self) -> dict[str, set[int]]:
@@ -136,7 +129,6 @@ class BottleSimulator:
         """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot."""
         setup = self.setup
         dealt_to = deal_to(self.places(dealer), self.pack(), given, rng)
-        assert dealt_to is not None
         packs: dict[str, list[set[int]]] = {}
         for place, cards in dealt_to.items():
             packs.setdefault(place.partition(".")[0] if setup.two_pack else place, []).append(set(cards))
@@ -159,9 +151,7 @@ class BottleSimulator:
             for p in setup.players:
                 opened[p] = rng.randrange(2)
                 lines.append(f"open {p} {opened[p] + 1}")
-        position = BottlePosition(setup, dealer, packs, opened)
-        position.discards, position.passes = discards, moves
-        return DealtHand(lines, position)
+        return DealtHand(lines, BottlePosition(setup, dealer, packs, opened))
 
     def _exchange(
         self, dealer: str, packs: dict[str, list[set[int]]], rng: Random
@@ -205,50 +195,7 @@ class BottleSimulator:
         safe = [c for c in legal if c > price]
         return max(safe) if safe else min(legal)
 
-    def unseen(self, position: Position, player: str) -> Unseen | None:
-        """Another player's cards now are unseen (a card `player` passed him and he has not played is known to be
-        there), and so are the discards; Lopaka's hand is open. Tables the search cannot play: None."""
-        from imptools.rules.bottle_imp.search import SEARCHABLE, SearchBottle
-
-        setup = self.setup
+    def within_reach(self, position: Position) -> bool:
+        """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
         assert isinstance(position, BottlePosition)
-        if sum(len(packs[0]) for packs in position.packs.values()) > REACH.get(len(position.order), 30):
-            return None
-        if setup.variant not in SEARCHABLE or setup.two_pack:
-            return None
-        history = position.history()
-        played = {c for _, c in history}
-        now = {p: set(packs[0]) for p, packs in position.packs.items()}
-        hidden = [p for p in position.order if p not in (player, setup.automaton)]
-        seen = played | now[player] | set(position.discards.get(player, ()))
-        if setup.automaton is not None:
-            seen |= now[setup.automaton]
-        passed = {
-            r: [c for g, r2, _, c in position.passes if g == player and r2 == r and c not in played] for r in hidden
-        }
-        seen |= {c for g, _, _, c in position.passes if g == player}
-        pool = [c for c in self.pack() if c not in seen]
-        banned: dict[str, set[int]] = {p: set() for p in hidden}
-        n = len(position.order)
-        for i, (who, card) in enumerate(history):
-            led = history[i - i % n][1]
-            if who in banned and i % n and setup.colour(card) != setup.colour(led):
-                banned[who] |= {c for c in pool if setup.colour(c) == setup.colour(led)}
-        order = list(position.order)
-
-        def start(world: dict[str, list[int]]) -> SearchPosition:
-            held = {p: set(world.get(p, now[p])) for p in order}
-            for who, card in history:
-                held[who].add(card)
-            in_play = set().union(*held.values())
-            penalty = sum(setup.coins(c) for c in self.pack() if c not in in_play)
-            return SearchBottle(setup, order, held, penalty)
-
-        return Unseen(
-            [(p, len(now[p])) for p in hidden],
-            pool,
-            {p: cards for p, cards in passed.items() if cards},
-            {p: frozenset(cards) for p, cards in banned.items() if cards},
-            start,
-            [c for _, c in history],
-        )
+        return sum(len(packs[0]) for packs in position.packs.values()) <= REACH.get(len(position.order), 30)

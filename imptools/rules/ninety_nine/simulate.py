@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from random import Random
 
-from imptools.rules.base import DealtHand, Position, SearchPosition, Unseen
+from imptools.rules.base import DealtHand, Position
 from imptools.rules.dealing import deal_to
 from imptools.rules.ninety_nine.bids import bid_value
 from imptools.rules.ninety_nine.cards import (
@@ -60,11 +60,6 @@ class NinetyNinePosition:
         self.trick: list[int] = []
         self._undo: list[tuple[str, int, int, list[int], str | None]] = []
         """(player, card, leader before, trick before, who took the trick the play completed)."""
-        self.bid_cards: dict[str, tuple[int, ...]] = {}
-
-    def history(self) -> list[tuple[str, int, list[int]]]:
-        """The plays so far: (player, card, the trick as it lay before it) in order."""
-        return [(u[0], u[1], u[3]) for u in self._undo]
 
     def to_move(self) -> str:
         return self.order[(self.leader + len(self.trick)) % PLAYERS]
@@ -170,7 +165,6 @@ class NinetyNineSimulator:
         players = self.setup.players
         order = turn_order(players, dealer)
         dealt = deal_to(self.places(dealer), self.pack(), given, rng)
-        assert dealt is not None
         (turnup,) = dealt["turnup"]
         bids: dict[str, tuple[int, ...]] = {}
         call: Declaration | None = None
@@ -188,46 +182,12 @@ class NinetyNineSimulator:
         if call is not None:
             scored.append(f"declare {call.player}")
         lines = [f"deal {p} " + " ".join(spell(c) for c in sorted(dealt[p])) for p in players] + scored
-        position = NinetyNinePosition(players, dealer, hands, turnup, values, call)
-        position.bid_cards = dict(bids)
-        return DealtHand(lines, position, scored)
+        return DealtHand(lines, NinetyNinePosition(players, dealer, hands, turnup, values, call), scored)
 
-    def unseen(self, position: Position, player: str) -> Unseen | None:
-        """The other players' cards now and their bid cards are unseen, save a declarer's bid cards (shown)."""
-        from imptools.rules.ninety_nine.search import SearchNinetyNine
-
+    def within_reach(self, position: Position) -> bool:
+        """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
         assert isinstance(position, NinetyNinePosition)
-        if sum(len(h) for h in position.hands.values()) > REACH:
-            return None
-        turnup = position.turnup
-        history = position.history()
-        shown = {position.call.player} if position.call is not None else set()
-        others = [p for p in position.order if p != player]
-        seen = {turnup, *position.hands[player], *position.bid_cards.get(player, ())}
-        seen |= {c for _, c, _ in history}
-        for p in shown:
-            seen |= set(position.bid_cards.get(p, ()))
-        pool = [c for c in self.pack() if c not in seen]
-        places = [(p, len(position.hands[p])) for p in others]
-        places += [(f"{p}.bid", BID_CARDS) for p in others if p not in shown]
-        banned: dict[str, frozenset[int]] = {}
-        for who, card, before in history:
-            if who != player and before:
-                bad = {c for c in pool if card not in legal_cards([card, c], before[0], turnup)}
-                banned[who] = banned.get(who, frozenset()) | bad
-        now = {p: set(cards) for p, cards in position.hands.items()}
-
-        def start(world: dict[str, list[int]]) -> SearchPosition:
-            held = {p: set(world.get(p, now[p])) for p in position.order}
-            for who, card, _ in history:
-                held[who].add(card)
-            bids = {
-                p: bid_value(tuple(world.get(f"{p}.bid", position.bid_cards.get(p, ()))), turnup)
-                for p in position.players
-            }
-            return SearchNinetyNine(position.order, held, turnup, bids, position.call)
-
-        return Unseen(places, pool, {}, banned, start, [c for _, c, _ in history])
+        return sum(len(h) for h in position.hands.values()) <= REACH
 
     @staticmethod
     def _reasoned_bid(cards: Sequence[int], turnup: int, rng: Random) -> tuple[tuple[int, ...], float]:
