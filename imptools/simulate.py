@@ -1,9 +1,9 @@
 """Simulated games: random deals played by bots through the rules engine, written as records.
 
-The ruleset deals (`Ruleset.simulator`) and says which cards are legal
-(`Position.legal`); the bots only choose among them, and the `score` lines are
-what the checker itself computes for the hand. The same seed gives the same
-bytes.
+The ruleset deals (`Ruleset.simulator`; to conditions where `--deal` gives some places their
+cards) and says which cards are legal (`Position.legal`); the bots only choose among them
+(`random`, the game's `greedy`, or `pimc`, `imptools.pimc`, one bot per seat), and the `score`
+lines are what the checker itself computes for the hand. The same seed gives the same bytes.
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from imptools.rules.tricks import follow
 
 REACH = {3: 21, 4: 36}
 """The most cards still to play, by the number of players, from which the `pimc` bot solves worlds (four players'
-whole hand solves in a fraction of a second, three players' from trick 5; five and six players from 30 cards):
+whole hand solves in a fraction of a second, three players' from trick 5; five and six players from 20 cards):
 before that it plays the greedy card."""
 
 
@@ -198,4 +198,4 @@ class BottleSimulator:
     def within_reach(self, position: Position) -> bool:
         """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
         assert isinstance(position, BottlePosition)
-        return sum(len(packs[0]) for packs in position.packs.values()) <= REACH.get(len(position.order), 30)
+        return sum(len(packs[0]) for packs in position.packs.values()) <= REACH.get(len(position.order), 20)
