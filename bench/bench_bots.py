@@ -45,6 +45,17 @@ def one_hand(game: str, number: int, seed: int, think: float, worlds: int) -> fl
     return statistics.fmean(ours) - statistics.fmean(theirs)
 
 
+def report(game: str, diffs: list[float], took: float, jobs: int) -> None:
+    """One line: the hands so far, the mean difference and its 95% interval."""
+    mean = statistics.fmean(diffs)
+    half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("inf")
+    print(
+        f"{game}: {len(diffs)} hands, pimc - greedy {mean:+.2f} a hand,"
+        f" 95% interval [{mean - half:+.2f}, {mean + half:+.2f}] ({took:.0f} s, {jobs} jobs)",
+        flush=True,
+    )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--games", nargs="*", default=list(TABLES), choices=list(TABLES))
@@ -53,6 +64,7 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=0.2)
     parser.add_argument("--worlds", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--every", type=int, default=0, help="also report after every N hands")
     args = parser.parse_args()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for game in args.games:
@@ -60,15 +72,11 @@ def main() -> None:
             futures = [
                 pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds) for h in range(args.hands)
             ]
-            diffs = [f.result() for f in futures]
-            mean = statistics.fmean(diffs)
-            half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5
-            took = time.perf_counter() - start
-            print(
-                f"{game}: {len(diffs)} hands, pimc - greedy {mean:+.2f} a hand,"
-                f" 95% interval [{mean - half:+.2f}, {mean + half:+.2f}] ({took:.0f} s, {args.jobs} jobs)",
-                flush=True,
-            )
+            diffs: list[float] = []
+            for f in futures:
+                diffs.append(f.result())
+                if len(diffs) == len(futures) or (args.every and len(diffs) % args.every == 0):
+                    report(game, diffs, time.perf_counter() - start, args.jobs)
 
 
 if __name__ == "__main__":
