@@ -94,6 +94,33 @@ def _trick_lines(tricks: Plays, spell: Callable[[int], str]) -> list[str]:
     return out
 
 
+NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
+"""The names `--players N` makes up."""
+
+
+def seats(game: str, players: str, variant: str | None) -> tuple[str, ...]:
+    """The players `--players` asks for: a number (names made up; Lopaka sits under his own name), or the names."""
+    if not players.isdigit():
+        return tuple(players.split())
+    ruleset = get_ruleset(game)
+    named = ruleset.named_seats(variant) if ruleset is not None else ()
+    humans = int(players) - len(named)
+    if humans > len(NAMES):
+        raise SimulationError(f"--players {players}: give the players' names for more than {len(NAMES)} players")
+    return (*NAMES[: max(humans, 0)], *named)
+
+
+def tag_pairs(items: list[str]) -> tuple[tuple[str, str], ...]:
+    """`--tag NAME=VALUE` options as (name, value)."""
+    tags: list[tuple[str, str]] = []
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise SimulationError(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
+        tags.append((name.strip(), value))
+    return tuple(tags)
+
+
 def _bots(opts: Options) -> dict[str, str]:
     """Each player's bot, from `--bot` (one name, or one per player in `Players` order)."""
     names = [b.strip() for b in opts.bot.split(",")]

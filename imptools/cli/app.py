@@ -335,8 +335,6 @@ def import_(
 
 # --------------------------------------------------------------------------- simulate
 
-_NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
-
 
 def _complete_games(incomplete: str) -> list[str]:
     """Shell completion for `--game`: the games imptools knows."""
@@ -454,32 +452,17 @@ def simulate(
 
       imp simulate -g bottle-imp --deal "Adam: 2 4 6 7 13 14 20 24 26"
     """
-    from dataclasses import replace
-
-    from imptools.simulate import Options, SimulationError
+    from imptools.simulate import Options, SimulationError, seats, tag_pairs
     from imptools.simulate import simulate as run
 
-    if players.isdigit():
-        from imptools.rules import get_ruleset
-
-        ruleset = get_ruleset(game)
-        named = ruleset.named_seats(variant) if ruleset is not None else ()  # Lopaka sits under his own name
-        humans = int(players) - len(named)
-        if humans > len(_NAMES):
-            shell.error(f"--players {players}: give the players' names for more than {len(_NAMES)} players")
-            raise typer.Exit(EXIT_UNREADABLE)
-        names: tuple[str, ...] = (*_NAMES[: max(humans, 0)], *named)
-    else:
-        names = tuple(players.split())
-    tags: list[tuple[str, str]] = []
-    for item in tag or []:
-        name, eq, value = item.partition("=")
-        if not eq:
-            shell.error(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
-            raise typer.Exit(EXIT_UNREADABLE)
-        tags.append((name.strip(), value))
-    opts = Options(game, names, variant, hands, seed, bot, not play_only, not no_scores, tuple(tags), tuple(deal or ()))
-    opts = replace(opts, think=think, worlds=worlds)
+    try:
+        names, tags = seats(game, players, variant), tag_pairs(tag or [])
+    except SimulationError as exc:
+        shell.error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    opts = Options(
+        game, names, variant, hands, seed, bot, not play_only, not no_scores, tags, tuple(deal or ()), think, worlds
+    )
     pieces = run(opts, jobs_to_use(jobs))
     try:
         header = next(pieces)  # the options are checked before the first piece
