@@ -46,8 +46,9 @@ def opts(game: str, players: str, variant: str | None, tags: tuple[tuple[str, st
     return Options(game, tuple(players.split()), variant, tags=tags, think=THINK, worlds=WORLDS, **kw)  # type: ignore[arg-type]
 
 
-SEARCHED = {0, 1, 2, 4, 7, 10, 11, 14}
-"""The tables whose worlds `imptools.worlds` lays out and the search solves (the others play the greedy card)."""
+SEARCHED = {1, 2, 4, 7, 10, 11, 14}
+"""Tables whose worlds `imptools.worlds` lays out and the search solves (the two-pack, teams and two-player tables
+play the greedy card); the four-player Bottle Imp too, left out here only because its hands take long to solve."""
 
 
 @pytest.mark.parametrize(("game", "players", "variant", "tags"), TABLES)
