@@ -1,9 +1,9 @@
 """Simulated games: random deals played by bots through the rules engine, written as records.
 
-The ruleset deals (`Ruleset.simulator`) and says which cards are legal
-(`Position.legal`); the bots only choose among them, and the `score` lines are
-what the checker itself computes for the hand. The same seed gives the same
-bytes.
+The ruleset deals (`Ruleset.simulator`; to conditions where `--deal` gives some places their
+cards) and says which cards are legal (`Position.legal`); the bots only choose among them
+(`random`, the game's `greedy`, or `pimc`, `imptools.pimc`, one bot per seat), and the `score`
+lines are what the checker itself computes for the hand. The same seed gives the same bytes.
 """
 
 from __future__ import annotations
@@ -17,8 +17,9 @@ from random import Random
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
 from imptools.rules.base import HandSimulator, Position
+from imptools.suggest import did_you_mean
 
-BOTS = ("random", "greedy")
+BOTS = ("random", "greedy", "pimc")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
 _OWN_TAGS = ("Game", "Variant", "Players")
 _PLAYER = re.compile(r"[^\W\d_][\w'\-]*")
@@ -39,9 +40,16 @@ class Options:
     hands: int = 1
     seed: int = 0
     bot: str = "random"
+    """One bot for every seat, or a comma list, one per player in `Players` order (`pimc,greedy,greedy`)."""
     deals: bool = True
     scores: bool = True
     tags: tuple[tuple[str, str], ...] = ()
+    deal: tuple[str, ...] = ()
+    """Cards given to places of the deal, as written: `Adam: 2 4 6 7`; the rest are dealt at random."""
+    think: float = 0.2
+    """The `pimc` bot's thinking at a decision, in seconds' worth of search positions (`imptools.pimc.RATE`)."""
+    worlds: int = 12
+    """The most worlds the `pimc` bot solves at a decision."""
 
 
 def _header(opts: Options) -> str:
@@ -58,20 +66,106 @@ def _quoted(value: str) -> str:
     return value.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def _play(position: Position, choose: Callable[[Position], int]) -> list[list[tuple[str, int]]]:
-    """Play a position to its end; the tricks as (player, card) plays."""
-    tricks: list[list[tuple[str, int]]] = []
-    current: list[tuple[str, int]] = []
+Plays = list[list[tuple[str, int]]]
+"""A hand's tricks so far, each as (player, card) plays (the last one perhaps not full)."""
+
+
+def _play(position: Position, choose: Callable[[Position, Plays], int]) -> Plays:
+    """Play a position to its end; the tricks as (player, card) plays. `choose` sees the tricks so far."""
+    tricks: Plays = [[]]
     while not position.done():
         player = position.to_move()
         forced = position.forced()
-        card = forced if forced is not None else choose(position)
+        card = forced if forced is not None else choose(position, tricks)
         position.play(card)
-        current.append((player, card))
-        if len(current) == position.per_trick:
-            tricks.append(current)
-            current = []
-    return tricks
+        tricks[-1].append((player, card))
+        if len(tricks[-1]) == position.per_trick:
+            tricks.append([])
+    return tricks[:-1]
+
+
+def _trick_lines(tricks: Plays, spell: Callable[[int], str]) -> list[str]:
+    """The tricks as the notation writes them, the leader named."""
+    out = []
+    for t, plays in enumerate(tricks, 1):
+        if plays:
+            first, *rest = plays
+            out.append(" ".join([f"{t}. {first[0]}:{spell(first[1])}", *(spell(c) for _, c in rest)]))
+    return out
+
+
+NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
+"""The names `--players N` makes up."""
+
+
+def seats(game: str, players: str, variant: str | None) -> tuple[str, ...]:
+    """The players `--players` asks for: a number (names made up; Lopaka sits under his own name), or the names."""
+    if not players.isdigit():
+        return tuple(players.split())
+    ruleset = get_ruleset(game)
+    named = ruleset.named_seats(variant) if ruleset is not None else ()
+    humans = int(players) - len(named)
+    if humans > len(NAMES):
+        raise SimulationError(f"--players {players}: give the players' names for more than {len(NAMES)} players")
+    return (*NAMES[: max(humans, 0)], *named)
+
+
+def tag_pairs(items: list[str]) -> tuple[tuple[str, str], ...]:
+    """`--tag NAME=VALUE` options as (name, value)."""
+    tags: list[tuple[str, str]] = []
+    for item in items:
+        name, eq, value = item.partition("=")
+        if not eq:
+            raise SimulationError(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
+        tags.append((name.strip(), value))
+    return tuple(tags)
+
+
+def _bots(opts: Options) -> dict[str, str]:
+    """Each player's bot, from `--bot` (one name, or one per player in `Players` order)."""
+    names = [b.strip() for b in opts.bot.split(",")]
+    for name in names:
+        if name not in BOTS:
+            near = did_you_mean(name, BOTS)
+            hint = f"did you mean `{near}`? " if near else ""
+            raise SimulationError(f"`{name}` is not a bot ({hint}the bots: {', '.join(BOTS)})")
+    if len(names) == 1:
+        names *= len(opts.players)
+    if len(names) != len(opts.players):
+        raise SimulationError(
+            f"--bot names {len(names)} bots for {len(opts.players)} players: give one bot for every seat,"
+            f" or one per player in order ({', '.join(opts.players)})"
+        )
+    return dict(zip(opts.players, names, strict=True))
+
+
+def _given(opts: Options, sim: HandSimulator, dealer: str) -> dict[str, list[int]]:
+    """The cards `--deal` gives to places of the deal, read and checked."""
+    from imptools.rules.dealing import BadConditions, check_given
+
+    places = sim.places(dealer)
+    names = {p.casefold(): p for p, _ in places}
+    given: dict[str, list[int]] = {}
+    for item in opts.deal:
+        place, colon, text = item.partition(":")
+        place = place.strip()
+        if not colon:
+            raise SimulationError(f'--deal {item}: write "NAME: CARDS", e.g. --deal "Adam: 2 4 6"')
+        name = names.get(place.casefold(), place)
+        cards = []
+        for token in text.replace(",", " ").split():
+            card = sim.card(token)
+            if card is None:
+                raise SimulationError(f"--deal {place}: `{token}` is not a card of this pack")
+            cards.append(card)
+        if name in given:
+            raise SimulationError(f"--deal gives {name}'s cards twice: give them in one --deal")
+        given[name] = cards
+    try:
+        check_given(places, sim.pack(), given, sim.spell)
+    except BadConditions as exc:
+        raise SimulationError(f"--deal: {exc}") from None
+    return given
 
 
 def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
@@ -93,9 +187,10 @@ def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
     sim: HandSimulator | None = ruleset.simulator(game)
     if sim is None:
         raise SimulationError(f"{opts.game} with {len(opts.players)} players and these tags cannot be simulated")
-    if opts.bot not in BOTS:
-        raise SimulationError(f"`{opts.bot}` is not a bot ({', '.join(BOTS)})")
+    _bots(opts)
     dealers = [h.dealer or "" for h in ruleset.judge(game).hands]
+    if opts.deal:
+        _given(opts, sim, dealers[0])
     return header, sim, dealers
 
 
@@ -113,20 +208,43 @@ def _check_players(players: tuple[str, ...]) -> None:
         raise SimulationError(f"`{twice[0]}` is named twice: the players of a game have different names")
 
 
+def _chooser(opts: Options, sim: HandSimulator, rng: Random, before: str) -> Callable[[Position, Plays], int]:
+    """How the players choose their cards: each by his own bot. `before` is the hand's record up to trick 1 (the
+    `pimc` bot reads the hand so far as a record)."""
+    bots = _bots(opts)
+    thinking = None
+    if "pimc" in bots.values():
+        from imptools.pimc import Thinking, choose
+
+        thinking = Thinking(opts.worlds, opts.think)
+
+    def chosen(pos: Position, tricks: Plays) -> int:
+        bot = bots[pos.to_move()]
+        if bot == "greedy":
+            return sim.better_bot(pos, rng)
+        if bot == "pimc" and thinking is not None:
+
+            def record() -> tuple[str, int]:
+                text = "\n".join([before, *_trick_lines(tricks, pos.spell)]) + "\n"
+                return text, sum(len(t) for t in tricks)
+
+            return choose(sim, pos, rng, thinking, record)
+        return rng.choice(pos.legal())
+
+    return chosen
+
+
 def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: str) -> str:
     """One hand's text. Its random choices come from the seed and the hand's number alone, so that
     hands can be played in any order, on any process, and give the same bytes."""
     rng = Random(f"{opts.seed}/{number}")
-    dealt = sim.deal(dealer, rng, better=opts.bot == "greedy")
-    if opts.bot == "greedy":
-        tricks = _play(dealt.position, lambda pos: sim.better_bot(pos, rng))
-    else:
-        tricks = _play(dealt.position, lambda pos: rng.choice(pos.legal()))
+    given = _given(opts, sim, dealer) if opts.deal else None
+    better = any(b != "random" for b in _bots(opts).values())
+    dealt = sim.deal(dealer, rng, better=better, given=given)
+    before = "\n".join([header, f"hand 1 dealer {dealer}", *dealt.lines])
+    tricks = _play(dealt.position, _chooser(opts, sim, rng, before))
     body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else dealt.play_only)]
-    spell = dealt.position.spell
-    for t, plays in enumerate(tricks, 1):
-        first, *rest = plays
-        body.append(f"{t}. {first[0]}:{spell(first[1])} " + " ".join(spell(c) for _, c in rest))
+    body += _trick_lines(tricks, dealt.position.spell)
     if opts.scores:
         body.append(_score_line(header, body, number))
     return "\n" + "\n".join(body) + "\n"

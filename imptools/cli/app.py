@@ -302,8 +302,6 @@ def import_(
 
 # --------------------------------------------------------------------------- simulate
 
-_NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
-
 
 def _complete_games(incomplete: str) -> list[str]:
     """Shell completion for `--game`: the games imptools knows."""
@@ -364,9 +362,20 @@ def simulate(
     bot: Annotated[
         str,
         typer.Option(
-            "--bot", metavar="random|greedy", help="How the players choose among their legal cards: random or greedy."
+            "--bot",
+            metavar="BOT[,BOT...]",
+            help="How the players choose their cards: random, greedy or pimc; one for every seat, or one per player"
+            " in Players order (pimc,greedy,greedy).",
         ),
     ] = "random",
+    deal: Annotated[
+        list[str] | None,
+        typer.Option("--deal", metavar='"NAME: CARDS"', help="Give a place of the deal its cards (repeatable)."),
+    ] = None,
+    think: Annotated[
+        float, typer.Option("--think", min=0, metavar="SECONDS", help="pimc's thinking at a decision.")
+    ] = 0.2,
+    worlds: Annotated[int, typer.Option("--worlds", min=1, metavar="N", help="pimc's most worlds a decision.")] = 12,
     play_only: Annotated[
         bool, typer.Option("--play-only", help="Leave out the deals and exchanges (bids, turn-up and calls stay).")
     ] = False,
@@ -406,31 +415,21 @@ def simulate(
 
       imp simulate -g botifarra -p 4 --tag Teams=none -n 5
 
-      imp simulate -g ninety-nine -p 3 -n 9 --seed 1 --bot greedy
+      imp simulate -g ninety-nine -p 3 -n 9 --seed 1 --bot pimc,greedy,greedy
+
+      imp simulate -g bottle-imp --deal "Adam: 2 4 6 7 13 14 20 24 26"
     """
-    from imptools.simulate import Options, SimulationError
+    from imptools.simulate import Options, SimulationError, seats, tag_pairs
     from imptools.simulate import simulate as run
 
-    if players.isdigit():
-        from imptools.rules import get_ruleset
-
-        ruleset = get_ruleset(game)
-        named = ruleset.named_seats(variant) if ruleset is not None else ()  # Lopaka sits under his own name
-        humans = int(players) - len(named)
-        if humans > len(_NAMES):
-            shell.error(f"--players {players}: give the players' names for more than {len(_NAMES)} players")
-            raise typer.Exit(EXIT_UNREADABLE)
-        names: tuple[str, ...] = (*_NAMES[: max(humans, 0)], *named)
-    else:
-        names = tuple(players.split())
-    tags: list[tuple[str, str]] = []
-    for item in tag or []:
-        name, eq, value = item.partition("=")
-        if not eq:
-            shell.error(f"--tag {item}: write NAME=VALUE, e.g. --tag Teams=none")
-            raise typer.Exit(EXIT_UNREADABLE)
-        tags.append((name.strip(), value))
-    opts = Options(game, names, variant, hands, seed, bot, not play_only, not no_scores, tuple(tags))
+    try:
+        names, tags = seats(game, players, variant), tag_pairs(tag or [])
+    except SimulationError as exc:
+        shell.error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
+    opts = Options(
+        game, names, variant, hands, seed, bot, not play_only, not no_scores, tags, tuple(deal or ()), think, worlds
+    )
     pieces = run(opts, jobs_to_use(jobs))
     try:
         header = next(pieces)  # the options are checked before the first piece

@@ -6,7 +6,7 @@ record model and returns a `GameResult` (scores and findings).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
 from typing import ClassVar, Protocol, runtime_checkable
@@ -326,12 +326,37 @@ class DealtHand:
 class HandSimulator(Protocol):
     """Deals random hands of one game and knows a better-than-random way to play them."""
 
-    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+    def deal(
+        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+    ) -> DealtHand:
         """Shuffle, deal and exchange as the rules say; the lines to write and the position to play.
 
         `better` asks for the choices before play (bids, calls) made the way
         `better_bot` would, where the game has any worth reasoning about; else at random.
+        `given` deals those cards to those places (`places`), the rest at random.
         """
+        ...
+
+    def places(self, dealer: str) -> list[tuple[str, int]]:
+        """The places a deal fills, as the record names them (`Adam`, `Adam.2`, `turnup`), with their sizes, in
+        the order the dealer fills them."""
+        ...
+
+    def card(self, text: str) -> int | None:
+        """The engine card a token names, or None when it is not a card of this pack."""
+        ...
+
+    def pack(self) -> list[int]:
+        """Every card of the pack, as engine cards."""
+        ...
+
+    def spell(self, card: int) -> str:
+        """The card as the notation writes it."""
+        ...
+
+    def within_reach(self, position: Position) -> bool:
+        """Whether the search solves a world of `position` in a fraction of a second (the `pimc` bot plays the
+        greedy card before that)."""
         ...
 
     def better_bot(self, position: Position, rng: Random) -> int:

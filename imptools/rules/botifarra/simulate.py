@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Set
+from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from random import Random
 
 from imptools.rules.base import DealtHand, Position
@@ -22,7 +22,12 @@ from imptools.rules.botifarra.obligations import legal_cards
 from imptools.rules.botifarra.scoring import card_points
 from imptools.rules.botifarra.setup import Setup
 from imptools.rules.botifarra.tally import Tally, hand_score
+from imptools.rules.dealing import deal_to
 from imptools.rules.tricks import turn_order
+
+REACH = 24
+"""The most cards still to play from which the `pimc` bot solves worlds (the last six tricks of four players: a world
+of more can take seconds): before that it plays the greedy card."""
 
 
 class BotifarraPosition:
@@ -178,19 +183,36 @@ class BotifarraSimulator:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
 
-    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
-        """The deal, then trump and doublings: at random, or with `better` by the better bot, each player
-        judging from his own hand (and face-up piles)."""
+    def places(self, dealer: str) -> list[tuple[str, int]]:
         setup = self.setup
-        cards = sorted(setup.cards)
-        rng.shuffle(cards)
+        out: list[tuple[str, int]] = []
+        for p in turn_order(setup.players, dealer):
+            out += [(f"{p}.{k + 1}", 4) for k in range(setup.piles)]
+            if setup.in_hand:
+                out.append((p, setup.in_hand))
+        return out
+
+    def card(self, text: str) -> int | None:
+        return self.setup.resolve(text)
+
+    def pack(self) -> list[int]:
+        return sorted(self.setup.cards)
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+    def deal(
+        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+    ) -> DealtHand:
+        """The deal (to `given`, the rest at random), then trump and doublings: at random, or with `better` by the
+        better bot, each player judging from his own hand (and face-up piles)."""
+        setup = self.setup
+        dealt = deal_to(self.places(dealer), self.pack(), given, rng)
         hands: dict[str, set[int]] = {}
         piles: dict[str, list[list[int]]] = {}
         for p in turn_order(setup.players, dealer):
-            piles[p] = [cards[4 * k : 4 * k + 4] for k in range(setup.piles)]
-            cards = cards[4 * setup.piles :]
-            hands[p] = set(cards[: setup.in_hand])
-            cards = cards[setup.in_hand :]
+            piles[p] = [dealt[f"{p}.{k + 1}"] for k in range(setup.piles)]
+            hands[p] = set(dealt.get(p, ()))
         lines: list[str] = []
         for p in setup.players:
             lines += [f"deal {p}.{k + 1} " + " ".join(spell(c) for c in pile) for k, pile in enumerate(piles[p])]
@@ -238,6 +260,14 @@ class BotifarraSimulator:
                 break
             out.append(CallLine(kind, caller))
         return out
+
+    def within_reach(self, position: Position) -> bool:
+        """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
+        assert isinstance(position, BotifarraPosition)
+        return (
+            sum(len(h) for h in position.hands.values()) + sum(len(pile) for p in position.piles.values() for pile in p)
+            <= REACH
+        )
 
     def better_bot(self, position: Position, rng: Random) -> int:
         """Win with the lowest card that wins when an opponent is master; give points to a master partner;

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from random import Random
 
 from imptools.record import NameRef
@@ -9,7 +10,13 @@ from imptools.rules.base import DealtHand, Position
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
 from imptools.rules.bottle_imp.cards import spell
 from imptools.rules.bottle_imp.setup import Setup
+from imptools.rules.dealing import deal_to
 from imptools.rules.tricks import follow
+
+REACH = {3: 21, 4: 36}
+"""The most cards still to play, by the number of players, from which the `pimc` bot solves worlds (four players'
+whole hand solves in a fraction of a second, three players' from trick 5; five and six players from 20 cards):
+before that it plays the greedy card."""
 
 
 class BottlePosition:
@@ -97,19 +104,34 @@ class BottleSimulator:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
 
-    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
-        """The deal and the exchange; the exchange is random for either bot."""
+    def places(self, dealer: str) -> list[tuple[str, int]]:
         setup = self.setup
-        cards = sorted(setup.cards)
-        rng.shuffle(cards)
         sizes = range(1, len(setup.rules.packs) + 1) if setup.two_pack else (1,)
-        packs: dict[str, list[set[int]]] = {}
+        out = []
         for p in setup.order(dealer):
-            packs[p] = []
             for number in sizes:
                 size = setup.dealt(NameRef(p, 0, 0, number if setup.two_pack else None), dealer) or 0
-                packs[p].append(set(cards[:size]))
-                cards = cards[size:]
+                out.append((f"{p}.{number}" if setup.two_pack else p, size))
+        return out
+
+    def card(self, text: str) -> int | None:
+        return self.setup.resolve(text)
+
+    def pack(self) -> list[int]:
+        return sorted(self.setup.cards)
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+    def deal(
+        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+    ) -> DealtHand:
+        """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot."""
+        setup = self.setup
+        dealt_to = deal_to(self.places(dealer), self.pack(), given, rng)
+        packs: dict[str, list[set[int]]] = {}
+        for place, cards in dealt_to.items():
+            packs.setdefault(place.partition(".")[0] if setup.two_pack else place, []).append(set(cards))
         lines: list[str] = []
         for p in setup.players:
             for k, dealt in enumerate(packs[p]):
@@ -172,3 +194,8 @@ class BottleSimulator:
         price = max(b.price for b in position.bottles)
         safe = [c for c in legal if c > price]
         return max(safe) if safe else min(legal)
+
+    def within_reach(self, position: Position) -> bool:
+        """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
+        assert isinstance(position, BottlePosition)
+        return sum(len(packs[0]) for packs in position.packs.values()) <= REACH.get(len(position.order), 20)

@@ -7,6 +7,7 @@ from itertools import combinations
 from random import Random
 
 from imptools.rules.base import DealtHand, Position
+from imptools.rules.dealing import deal_to
 from imptools.rules.ninety_nine.bids import bid_value
 from imptools.rules.ninety_nine.cards import (
     BID_CARDS,
@@ -15,6 +16,7 @@ from imptools.rules.ninety_nine.cards import (
     PLAYERS,
     effective,
     legal_cards,
+    parse,
     spell,
     trick_winner,
     trump_of,
@@ -22,6 +24,10 @@ from imptools.rules.ninety_nine.cards import (
 from imptools.rules.ninety_nine.scoring import DECLARE, Declaration, PlayerScore, score_hand
 from imptools.rules.ninety_nine.setup import Setup
 from imptools.rules.tricks import turn_order
+
+REACH = 21
+"""The most cards still to play from which the `pimc` bot solves worlds (from trick 3: a world of the whole hand can
+take a second): before that it plays the greedy card."""
 
 
 class NinetyNinePosition:
@@ -141,13 +147,25 @@ class NinetyNineSimulator:
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
 
-    def deal(self, dealer: str, rng: Random, better: bool = False) -> DealtHand:
+    def places(self, dealer: str) -> list[tuple[str, int]]:
+        return [*((p, DEALT) for p in turn_order(self.setup.players, dealer)), ("turnup", 1)]
+
+    def card(self, text: str) -> int | None:
+        return parse(text)
+
+    def pack(self) -> list[int]:
+        return list(DECK)
+
+    def spell(self, card: int) -> str:
+        return spell(card)
+
+    def deal(
+        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+    ) -> DealtHand:
         players = self.setup.players
-        cards = list(DECK)
-        rng.shuffle(cards)
         order = turn_order(players, dealer)
-        dealt = {p: cards[DEALT * i : DEALT * (i + 1)] for i, p in enumerate(order)}
-        turnup = cards[PLAYERS * DEALT]
+        dealt = deal_to(self.places(dealer), self.pack(), given, rng)
+        (turnup,) = dealt["turnup"]
         bids: dict[str, tuple[int, ...]] = {}
         call: Declaration | None = None
         for p in order:
@@ -165,6 +183,11 @@ class NinetyNineSimulator:
             scored.append(f"declare {call.player}")
         lines = [f"deal {p} " + " ".join(spell(c) for c in sorted(dealt[p])) for p in players] + scored
         return DealtHand(lines, NinetyNinePosition(players, dealer, hands, turnup, values, call), scored)
+
+    def within_reach(self, position: Position) -> bool:
+        """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
+        assert isinstance(position, NinetyNinePosition)
+        return sum(len(h) for h in position.hands.values()) <= REACH
 
     @staticmethod
     def _reasoned_bid(cards: Sequence[int], turnup: int, rng: Random) -> tuple[tuple[int, ...], float]:

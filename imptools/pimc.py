@@ -1,0 +1,82 @@
+"""The bot that plays by what it knows: worlds consistent with what the player has seen, each solved by the search.
+
+Perfect-information Monte Carlo, as bridge programs play: at each decision the hand so far is a record (the deal
+and exchange lines, the calls and bids, the plays), and `imptools.worlds.Worlds` draws worlds uniformly among
+those consistent with what the player to move has seen (issue 27's definition: his own cards and their history,
+every card played and by whom, what the rules show the table). Each world is valued by the analysis search
+(`imptools.analyse.Search`: the paranoid value, every card of that world visible) after each of his legal cards,
+and he plays the card with the best mean; ties go to the card the game's greedy bot would play, else the lowest.
+
+The worlds are capped (`Thinking.worlds`), and so is the thinking (`Thinking.think`): counted in search positions
+at a fixed rate (`RATE` a second), never in clock time, so that the same seed gives the same game on any machine
+and under any load. Where the game's search cannot solve a world quickly yet (`HandSimulator.within_reach`: early
+in a long hand), or where no world can be laid out for the table, the bot plays the greedy card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from random import Random
+
+from imptools.analyse import Search
+from imptools.rules.base import HandSimulator, Position
+
+RATE = 50_000
+"""Search positions counted as one second of thinking (about what the plain-Python search visits a second)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Thinking:
+    """How much the bot thinks at a decision: at most `worlds` worlds, and no new world once `think` seconds' worth
+    of search positions (`RATE`) are spent (one world at least)."""
+
+    worlds: int = 12
+    think: float = 0.2
+
+
+def values(record: str, made: int, player: str, legal: list[int], rng: Random, thinking: Thinking) -> dict[int, int]:
+    """The sum over the worlds drawn of each legal card's value for `player`, who is to move after the first `made`
+    plays of the one hand `record` holds (empty where no world can be laid out)."""
+    from imptools.reader import read_games
+    from imptools.worlds import Worlds
+
+    (game,) = read_games(record)
+    worlds = Worlds.of(game, 1, made, player)
+    if isinstance(worlds, str):
+        return {}
+    totals = dict.fromkeys(legal, 0)
+    budget = thinking.think * RATE
+    spent = count = 0
+    while count < thinking.worlds and (count == 0 or spent < budget):
+        drawn = worlds.sample(1, rng)
+        position = worlds.position(drawn[0]) if drawn else None
+        if position is None:
+            break
+        search = Search(position)
+        for group in position.groups():
+            value = search.after(player, group[0])
+            for card in group:
+                if card in totals:
+                    totals[card] += value
+        count += 1
+        spent += search.positions()
+    return totals if count else {}
+
+
+def choose(
+    sim: HandSimulator, position: Position, rng: Random, thinking: Thinking, record: Callable[[], tuple[str, int]]
+) -> int:
+    """The card the bot plays for the player to move in `position`; `record()` is the hand so far as a record of one
+    hand, and the number of plays made."""
+    legal = position.legal()
+    greedy = sim.better_bot(position, rng)
+    if len(legal) == 1 or not sim.within_reach(position):
+        return greedy
+    text, made = record()
+    totals = values(text, made, position.to_move(), legal, rng, thinking)
+    if not totals:
+        return greedy
+    top = max(totals.values())
+    best = [c for c in legal if totals[c] == top]
+    return greedy if greedy in best else best[0]
