@@ -220,11 +220,29 @@ class Escape(_Lines):
         n = pos.n
         last = pos.per_trick - 1
         tm = pos.team[seat]
-        hands = pos.hands
+        hands, prices, owners = pos.hands, pos.prices, pos.owners
+        # The last trick played out at once where each hand holds one card of it (one pack).
+        played_out = pos.per_trick if pos.per_trick == n else -1
         forced_card = pos.forced if pos.lopaka >= 0 else None
         moves, order, settled_fate = self._moves, self._order, pos._fate
         finish, unfinish = pos._close, pos._reopen
         me = self
+
+        def last_trick() -> bool:
+            """The answer in the last trick, where every card is forced (one in each hand), played out."""
+            leader = pos.leader
+            cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+            win, taken = judge_prices(cards, prices)
+            winner = (leader + win) % n
+            for i, o in enumerate(owners):
+                if i != taken and o >= 0 and tm >> o & 1:
+                    return False
+            if taken is None:
+                return not gaining or tm >> winner & 1 == 1
+            if tm >> winner & 1:
+                return False
+            before = owners[taken]
+            return not gaining or (before >= 0 and tm >> before & 1 == 1)
 
         def solve(settled: int | None, lying: int) -> bool:
             """`settled`: the trick's start as `_order` gives it (None: work it out); `lying`: the places of the
@@ -243,6 +261,8 @@ class Escape(_Lines):
                 fate = settled_fate(seat)
                 if fate is not None and not (gaining and fate):
                     return fate
+                if not trick and live.bit_count() == played_out:
+                    return last_trick()
                 settled = order(seat)
             key = 0 if inner else settled | lying
             if not inner:
