@@ -16,6 +16,13 @@ his won coins. The table keys leave his won coins out and bank them
 players' won coins and which other player holds a bottle never matter to his
 result.
 
+In the team variants the same holds for a side (`SearchBottle.team`): its result
+is its won coins plus what it wins from here, or the penalty (once for a pair, a
+solo player's own result counting twice, `mult`), and everything asked about the
+player is asked about his side. In the two-pack variants each seat keeps its two
+packs as masks of their cards (`packs`); the legal cards come from the pack or
+packs the rules allow (`legal_of`), and a card's holder is its pack.
+
 `Escape` and `Gains` (`imptools.rules.bottle_imp.escape`) answer the windows a whole hand asks most (whether a player
 can end without a bottle; how many coins he can gain as well) with searches of
 their own, keyed by the order of the cards in play (`SearchBottle.answer`).
