@@ -84,8 +84,10 @@ def run_hand(seed: int, table: str, hands: int, hand: int, limit: float) -> dict
             os.close(read)
             return {"over": True, "cpu": cpu, "peak": usage.ru_maxrss / 1024, "wall": time.monotonic() - began}
     with os.fdopen(read) as f:
-        line = f.read().strip().splitlines()[-1]
-    found: dict[str, object] = json.loads(line)
+        lines = f.read().strip().splitlines()
+    if not lines:  # the child died (killed, out of memory): counted as over
+        return {"over": True, "cpu": limit, "peak": usage.ru_maxrss / 1024, "wall": time.monotonic() - began}
+    found: dict[str, object] = json.loads(lines[-1])
     found["peak"] = usage.ru_maxrss / 1024
     return found
 
