@@ -7,6 +7,8 @@ PYTHONPATH=. python bench/bench_analyse.py --game ninety-nine --hands 10 --from-
 PYTHONPATH=. python bench/bench_analyse.py --game botifarra --variant obligada --hands 10 --from-trick 7
 PYTHONPATH=. python bench/bench_analyse.py --hands 10 --first 9:1 7:1 1:4 3:4   # the first plays of some hands
 PYTHONPATH=. python bench/bench_analyse.py --seed 2 --hand 6 --from-trick 1   # one hand, dealt as in --hands 10
+python bench/bench_analyse.py --tables                       # every Bottle Imp table, whole hands (20 or 5 each)
+python bench/bench_analyse.py --tables --only 3-classic 5-teams --table-hands 2   # some tables, fewer hands
 
 Each hand's line gives the positions the search visited (`nodes`), steadier than the seconds on a shared machine.
 The first line says which Bottle Imp search runs: with `PYTHONPATH=.` the source tree's Python; without it (run
@@ -43,7 +45,20 @@ def main() -> None:
         metavar="HAND:PLAYS",
         help="value only the first PLAYS plays of each HAND (a search of its own each), and print the positions",
     )
+    parser.add_argument(
+        "--tables",
+        action="store_true",
+        help="every Bottle Imp table (bench/tables.py): whole hands, each in a process of its own (its peak memory)",
+    )
+    parser.add_argument("--only", nargs="+", default=None, help="with --tables: these tables (e.g. 3-classic)")
+    parser.add_argument("--table-hands", type=int, default=None, help="with --tables: hands per table (default 20/5)")
+    parser.add_argument("--limit", type=float, default=300.0, help="with --tables: seconds of CPU a hand may take")
     args = parser.parse_args()
+    if args.tables:
+        from tables import run_tables
+
+        run_tables(args.only, args.table_hands, args.seed, args.limit)
+        return
     import imptools.rules.bottle_imp.search as searched
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")

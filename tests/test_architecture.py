@@ -215,7 +215,6 @@ def test_no_module_outside_the_rules_names_a_game() -> None:
 
 VARIANT_NAMES_WRITTEN = {
     "imptools.rules.bottle_imp.variants": "the Bottle Imp's variant records",
-    "imptools.rules.bottle_imp.search": "`SEARCHABLE`: the variants the search itself can play",
     "imptools.rules.botifarra.obligations": "the obligation tables, each named as the variant that plays it",
     "imptools.rules.botifarra.setup": "the two-player variants and their piles",
 }

@@ -70,9 +70,9 @@ class _Lines:
         colours = sorted(set(pos.colour.values()))
         self._width = 9 if self.by_coins else 6
         digit = [0] * len(pos.coins)
-        for seat, held in enumerate(pos.dealt):  # not `hands`: this may be built deep inside a search
+        for held in pos.dealt:  # not `hands`: this may be built deep inside a search
             for c in bits(held):
-                digit[c] = (seat << 3) | colours.index(pos.colour[c])
+                digit[c] = (pos.holder[c] << 3) | colours.index(pos.colour[c])
                 if self.by_coins:
                     digit[c] = (digit[c] << 3) | pos.coins[c]
         # The order of a byte's worth of cards, for each byte of the card mask: (their digits packed, how many).
@@ -132,16 +132,14 @@ class _Lines:
         likely to take a bottle, for `Gains` his highest first; the others by `nearest_price`."""
         pos = self.pos
         trick, prices = pos.trick, pos.prices
-        legal = pos.hands[mover]
+        legal = pos.legal_of(mover)
         one = len(prices) == 1
         price = prices[0] if one else max(prices)
         beaten = 0
-        if trick:
-            legal = legal & pos.suit[trick[0]] or legal  # `_legal_mask`
-            if one:
-                for c in trick:  # the highest card lying under the price: the cards below it can share a run
-                    if beaten < c < price:
-                        beaten = c
+        if trick and one:
+            for c in trick:  # the highest card lying under the price: the cards below it can share a run
+                if beaten < c < price:
+                    beaten = c
         above = legal >> (price + 1)
         runs = above & (above - 1) or legal & ((1 << beaten) - 1)  # two cards that could share a run
         if runs:
@@ -201,9 +199,10 @@ class Escape(_Lines):
         to high, the leader, and for each bottle (`_bottles`) its price's place among those cards and whether
         `seat` holds it."""
         live = self.pos.live
+        tm = self.pos.team[seat]
         code = (self._digits(live) << 4) | self.pos.leader
         for p, o in self._bottles(live):
-            code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o == seat)
+            code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o >= 0 and tm >> o & 1)
         return code << LYING
 
     def escapes(self, seat: int, gaining: bool = False) -> bool:
@@ -226,11 +225,31 @@ class Escape(_Lines):
         cap = self.table_cap
         refuted: dict[int, int] = {}
         n = pos.n
-        hands, owners = pos.hands, pos.owners
+        last = pos.per_trick - 1
+        tm = pos.team[seat]
+        hands, prices, owners = pos.hands, pos.prices, pos.owners
+        # The last trick played out at once where each hand holds one card of it (one pack).
+        played_out = pos.per_trick if pos.per_trick == n else -1
         forced_card = pos.forced if pos.lopaka >= 0 else None
         moves, order, settled_fate = self._moves, self._order, pos._fate
         finish, unfinish = pos._close, pos._reopen
         me = self
+
+        def last_trick() -> bool:
+            """The answer in the last trick, where every card is forced (one in each hand), played out."""
+            leader = pos.leader
+            cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+            win, taken = judge_prices(cards, prices)
+            winner = (leader + win) % n
+            for i, o in enumerate(owners):
+                if i != taken and o >= 0 and tm >> o & 1:
+                    return False
+            if taken is None:
+                return not gaining or tm >> winner & 1 == 1
+            if tm >> winner & 1:
+                return False
+            before = owners[taken]
+            return not gaining or (before >= 0 and tm >> before & 1 == 1)
 
         def solve(settled: int | None, lying: int) -> bool:
             """`settled`: the trick's start as `_order` gives it (None: work it out); `lying`: the places of the
@@ -239,7 +258,7 @@ class Escape(_Lines):
             me.nodes += 1
             live = pos.live
             if not live:
-                return not gaining and seat not in owners
+                return not gaining and not pos.holds(seat)
             trick = pos.trick
             # Only where a trick starts, or where the question is asked, is the table read and written: an answer
             # inside a trick is read again only when the answer at the trick's start is, and that one is kept.
@@ -249,6 +268,8 @@ class Escape(_Lines):
                 fate = settled_fate(seat)
                 if fate is not None and not (gaining and fate):
                     return fate
+                if not trick and live.bit_count() == played_out:
+                    return last_trick()
                 settled = order(seat)
             key = 0 if inner else settled | lying
             if not inner:
@@ -259,14 +280,14 @@ class Escape(_Lines):
                     return found
             lying_count = len(trick)
             mover = (pos.leader + lying_count) % n
-            chooser = mover == seat
+            chooser = tm >> mover & 1 == 1
             forced = forced_card() if forced_card is not None else None
             cards = moves(mover, chooser) if forced is None else (forced,)
             depth = live.bit_count() * 8 + lying_count
             if not chooser:
                 cards = killer_first(cards, refuted.get(depth))  # recorded below
             result = not chooser
-            if lying_count < n - 1:
+            if lying_count < last:
                 # The trick goes on: the play and its undo inline.
                 for c in cards:
                     hands[mover] ^= 1 << c
@@ -280,7 +301,9 @@ class Escape(_Lines):
             else:
                 for c in cards:
                     done = finish(c)
-                    if escaping is not None and (pos.leader == seat or (done[2] is not None and done[4] == seat)):
+                    if escaping is not None and (
+                        tm >> pos.leader & 1 or (done[2] is not None and done[4] >= 0 and tm >> done[4] & 1)
+                    ):
                         ok = escaping(None, 0)  # he has gained: now he only needs to end without a bottle
                     else:
                         ok = solve(None, 0)
@@ -331,10 +354,11 @@ class Gains(_Lines):
         pos = self.pos
         live = pos.live
         coins = pos.coins
+        tm = pos.team[seat]
         code = (self._digits(live) << 4) | pos.leader
         for p, o in self._bottles(live):
             place = (live & ((1 << p) - 1)).bit_count()
-            code = (code << 10) | (place << 4) | ((coins[p] << 1 | 1) if o == seat else 0)
+            code = (code << 10) | (place << 4) | ((coins[p] << 1 | 1) if o >= 0 and tm >> o & 1 else 0)
         return code << LYING
 
     def gain(self, seat: int, alpha: int, beta: int) -> int:
@@ -360,6 +384,10 @@ class Gains(_Lines):
         count = hist.__getitem__
         refuted: dict[int, int] = {}
         n = pos.n
+        last = pos.per_trick - 1
+        tm = pos.team[seat]
+        # The last trick played out at once where each hand holds one card of it (one pack).
+        played_out = pos.per_trick if pos.per_trick == n else -1
         hands, prices, owners, coins = pos.hands, pos.prices, pos.owners, pos.coins
         forced_card = pos.forced if pos.lopaka >= 0 else None
         moves, order, settled_fate, wins_nothing = self._moves, self._order, pos._fate, pos._wins_nothing
@@ -380,14 +408,15 @@ class Gains(_Lines):
             cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
             win, taken = judge_prices(cards, prices)
             winner = (leader + win) % n
-            got = in_play if winner == seat else 0
+            got = in_play if tm >> winner & 1 else 0
             if taken is None:
-                return FAILED if seat in owners else got
-            if winner == seat:
+                return FAILED if pos.holds(seat) else got
+            if tm >> winner & 1:
                 return FAILED
-            if owners[taken] == seat and prices[taken] != START_PRICE:
+            before = owners[taken]
+            if before >= 0 and tm >> before & 1 and prices[taken] != START_PRICE:
                 got += coins[prices[taken]]
-            return FAILED if any(o == seat for i, o in enumerate(owners) if i != taken) else got
+            return FAILED if any(o >= 0 and tm >> o & 1 for i, o in enumerate(owners) if i != taken) else got
 
         def solve(alpha: int, beta: int, settled: int | None, lying: int) -> int:
             """`alpha` is at least FAILED and `beta` at least 0; `settled`: the trick's start as `_order` gives it
@@ -400,7 +429,7 @@ class Gains(_Lines):
             me.nodes += 1
             live = pos.live
             if not live:
-                return FAILED if seat in owners else 0
+                return FAILED if pos.holds(seat) else 0
             trick = pos.trick
             low, high = FAILED, 1 << 30
             if settled is None:
@@ -409,7 +438,7 @@ class Gains(_Lines):
                     return FAILED
                 if not trick:
                     # A trick's start (where a search starts inside a trick, a card lying may win it for him).
-                    mine = price_coins(seat) if seat in owners else 0
+                    mine = price_coins(seat) if pos.holds(seat) else 0
                     high = mine if wins_nothing(seat) else mine + in_play
                     if fate:
                         low = mine
@@ -417,7 +446,7 @@ class Gains(_Lines):
                         return low
                     if high <= alpha:
                         return high
-                    if live.bit_count() == n:
+                    if live.bit_count() == played_out:
                         return last_trick()
                 settled = order(seat)
             key = settled | lying
@@ -434,7 +463,7 @@ class Gains(_Lines):
                 hi = high
             lying_count = len(trick)
             mover = (pos.leader + lying_count) % n
-            chooser = mover == seat
+            chooser = tm >> mover & 1 == 1
             depth = live.bit_count() * 8 + lying_count
             if seen == live:
                 cards = tried  # this very position before: its moves
@@ -457,7 +486,7 @@ class Gains(_Lines):
             best = FAILED - 1 if chooser else 1 << 30
             move = -1
             for c in cards:
-                if lying_count < n - 1:
+                if lying_count < last:
                     # The trick goes on: the play and its undo inline.
                     hands[mover] ^= 1 << c
                     trick.append(c)
@@ -472,9 +501,9 @@ class Gains(_Lines):
                         total += coins[d]
                     in_play -= total
                     got = 0
-                    if pos.leader == seat:
+                    if tm >> pos.leader & 1:
                         got = total - coins[prices[taken]] if taken is not None else total
-                    if taken is not None and done[4] == seat and done[3] != START_PRICE:
+                    if taken is not None and done[4] >= 0 and tm >> done[4] & 1 and done[3] != START_PRICE:
                         got += coins[done[3]]
                     # His gain from here is `got` more than from the trick's end, unless he ends with a bottle: the
                     # window as the next trick sees it (a value of FAILED stays FAILED).

@@ -16,6 +16,13 @@ his won coins. The table keys leave his won coins out and bank them
 players' won coins and which other player holds a bottle never matter to his
 result.
 
+In the team variants the same holds for a side (`SearchBottle.team`): its result
+is its won coins plus what it wins from here, or the penalty (once for a pair, a
+solo player's own result counting twice, `mult`), and everything asked about the
+player is asked about his side. In the two-pack variants each seat keeps its two
+packs as masks of their cards (`packs`); the legal cards come from the pack or
+packs the rules allow (`legal_of`), and a card's holder is its pack.
+
 `Escape` and `Gains` (`imptools.rules.bottle_imp.escape`) answer the windows a whole hand asks most (whether a player
 can end without a bottle; how many coins he can gain as well) with searches of
 their own, keyed by the order of the cards in play (`SearchBottle.answer`).
@@ -27,19 +34,15 @@ from itertools import pairwise
 
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, Searchable, bits
-from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, judge_prices, settle_trick
+from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, judge_prices, settle_trick, team_of
 from imptools.rules.bottle_imp.cards import START_PRICE, spell
 from imptools.rules.bottle_imp.escape import Escape, Gains, nearest_price
 from imptools.rules.bottle_imp.setup import Setup, imp_trick
-from imptools.rules.exchange import after_exchange
+from imptools.rules.exchange import after_exchange, cards_of
 from imptools.rules.tricks import Played, walk_tricks
 
 MARKS = (3, 10)
 """A play that costs 3 coins or more is `?`, 10 or more `??` (see docs/ANALYSIS.md)."""
-
-SEARCHABLE = ("classic", "lopaka", "second-bottle")
-"""The variants the search values: one card each per trick, each player's own hand score."""
-
 
 Saved = tuple[int, int, list[int], int, int, int, int | None, int, int, int]
 """What `undo` needs after a trick was settled: the last card, the leader, the trick, the code before the last
@@ -64,16 +67,44 @@ class SearchBottle:
     masks need no seats), updated at every play: the table key.
     """
 
-    def __init__(self, setup: Setup, order: list[str], hands: dict[str, set[int]], penalty: int) -> None:
+    def __init__(
+        self,
+        setup: Setup,
+        order: list[str],
+        hands: dict[str, set[int]],
+        penalty: int,
+        packs: dict[str, list[set[int]]] | None = None,
+        opened: dict[str, int] | None = None,
+        teams: list[tuple[str, ...]] | None = None,
+    ) -> None:
         self.setup = setup
         self.order = order
         self.seat = {p: i for i, p in enumerate(order)}
         self.n = n = len(order)
-        self.per_trick = n
+        self.per_trick = setup.per_trick
         self.penalty = penalty
         self.hands = [sum(1 << c for c in hands[p]) for p in order]
         self.dealt = list(self.hands)
         """Each seat's cards where the position starts: who holds a card never changes, wherever a search is."""
+        self.packs: list[list[int]] = []
+        """In the two-pack variants, each seat's two packs as masks of the cards dealt to them (empty: one pack)."""
+        self.first_pack = [0] * n
+        """Where each seat plays its open pack's card first and its other pack's second (`open_pack`): the pack
+        played first."""
+        self.open_pack = setup.rules.open_pack
+        if packs is not None:
+            self.packs = [[sum(1 << c for c in packs[p][k]) for k in (0, 1)] for p in order]
+            self.first_pack = [(opened or {}).get(p, 0) for p in order]
+        self.team = [1 << i for i in range(n)]
+        """Each seat's side as a mask of seats: its partner's and its own (itself alone where each plays alone)."""
+        self.mult = [1] * n
+        """What a seat's own result counts for its side: 2 for a solo player of the team variants, else 1."""
+        self.teams = teams is not None
+        for members in teams or ():
+            mask = sum(1 << self.seat[p] for p in members)
+            for p in members:
+                self.team[self.seat[p]] = mask
+                self.mult[self.seat[p]] = 2 if len(members) == 1 else 1
         top = max(setup.cards) + 1
         self.coins = [0] * top
         self.suit = [0] * top
@@ -81,6 +112,16 @@ class SearchBottle:
             self.coins[c] = v
             self.suit[c] = sum(1 << d for d, (cc, _) in setup.cards.items() if cc == col)
         self.colour = {c: col for c, (col, _) in setup.cards.items()}
+        self.holder = [0] * top
+        """Who holds each card, as a seat (two packs: twice the seat, plus the pack): cards of two holders never
+        share a run."""
+        for seat, held in enumerate(self.dealt):
+            for c in bits(held):
+                self.holder[c] = seat
+        for seat, two in enumerate(self.packs):
+            for k, mask in enumerate(two):
+                for c in bits(mask):
+                    self.holder[c] = 2 * seat + k
         self.prices = [START_PRICE] * setup.bottles
         self.owners = [-1] * setup.bottles
         self.won = [0] * n
@@ -95,6 +136,7 @@ class SearchBottle:
         self._lead_at = 2 * WIDTH
         self._price_at = self._lead_at + 8
         self._mine_at = self._price_at + 8 * setup.bottles
+        self._led_at = self._mine_at + 8
         self.code = self.live + self._price_code()
         self._held = (1 << WIDTH) - 1
         """The part of `code` that holds the cards in hand."""
@@ -113,12 +155,33 @@ class SearchBottle:
         return self.order[(self.leader + len(self.trick)) % self.n]
 
     def _legal_mask(self) -> int:
-        held = self.hands[(self.leader + len(self.trick)) % self.n]
-        if self.trick:
-            same = held & self.suit[self.trick[0]]
-            if same:
-                return same
-        return held
+        return self.legal_of((self.leader + len(self.trick)) % self.n)
+
+    def legal_of(self, seat: int) -> int:
+        """The legal cards of `seat`, to move now, as a mask: the led colour if he has it; with two packs, judged
+        in each pack he may play from (Bright House: the open pack's card first, then the other's)."""
+        held = self.hands[seat]
+        trick = self.trick
+        if not self.packs:
+            if trick:
+                same = held & self.suit[trick[0]]
+                if same:
+                    return same
+            return held
+        two = self.packs[seat]
+        if self.open_pack:
+            k = self.first_pack[seat] if len(trick) < 2 else 1 - self.first_pack[seat]
+            pools = [held & two[k]]
+        else:
+            pools = [held & two[0], held & two[1]]
+        out = 0
+        for pool in pools:
+            if trick:
+                same = pool & self.suit[trick[0]]
+                out |= same if same else pool
+            else:
+                out |= pool
+        return out
 
     def legal(self) -> list[int]:
         return bits(self._legal_mask())
@@ -150,7 +213,7 @@ class SearchBottle:
         self.hands[seat] ^= 1 << card
         code = self.code + (self._to_trick << card)
         trick.append(card)
-        if len(trick) < n:
+        if len(trick) < self.per_trick:
             self.code = code
             self._undo.append(None)
             return
@@ -261,55 +324,89 @@ class SearchBottle:
     # ----------------------------------------------------------------------- SearchPosition
 
     def side(self, player: str) -> frozenset[str]:
-        return frozenset((player,))
+        """The player, with his partner where the variant scores teams (`team`)."""
+        tm = self.team[self.seat[player]]
+        return frozenset(p for i, p in enumerate(self.order) if tm >> i & 1)
+
+    def holds(self, seat: int) -> int:
+        """How many bottles `seat`'s side holds."""
+        tm = self.team[seat]
+        k = 0
+        for o in self.owners:
+            if o >= 0 and tm >> o & 1:
+                k += 1
+        return k
+
+    def side_won(self, seat: int) -> int:
+        """The coins `seat`'s side has won."""
+        tm = self.team[seat]
+        if tm == 1 << seat:
+            return self.won[seat]
+        total = 0
+        for i, w in enumerate(self.won):
+            if tm >> i & 1:
+                total += w
+        return total
 
     def result(self, player: str) -> int:
+        """The player's hand score: his won coins, or minus the imp's trick per bottle he holds; in the team
+        variants his side's, as the rules score it (a pair's won coins, or once minus the imp's trick if it holds
+        the bottle; a solo player's own result twice)."""
         seat = self.seat[player]
-        held = self.owners.count(seat)
-        return -self.penalty * held if held else self.won[seat]
+        held = self.holds(seat)
+        mult = self.mult[seat]
+        return -self.penalty * held * mult if held else mult * self.side_won(seat)
 
     def key(self, player: str) -> tuple[object, int]:
-        """The position's code (with the bottles `player` holds), and his won coins as the banked part.
+        """The position's code (with the bottles `player`'s side holds), and his side's won coins as the banked
+        part (as his result counts them).
 
-        His result from here is his won coins plus what he wins from here, or a
+        His result from here is those coins plus what his side wins from here, or a
         penalty (see `penalty_unit`); both depend on the code alone. With a
-        penalty of 0 coins the two meet, so there his won coins go into the key.
+        penalty of 0 coins the two meet, so there the won coins go into the key.
         """
         seat = self.seat[player]
+        tm = self.team[seat]
         owners = self.owners
         code = self.code
-        if seat in owners:
-            mine = 0
-            for i, o in enumerate(owners):
-                if o == seat:
-                    mine |= 1 << i
+        mine = 0
+        for i, o in enumerate(owners):
+            if o >= 0 and tm >> o & 1:
+                mine |= 1 << i
+        if mine:
             code += mine << self._mine_at
         elif len(owners) == 1:
-            # Only comparisons with the cards still in play matter of a price the player does not hold.
+            # Only comparisons with the cards still in play matter of a price the side does not hold.
             price = self.prices[0]
             code += ((self.live & ((1 << price) - 1)).bit_length() - price) << self._price_at
-        if not self.penalty and (seat in owners or not self._clear(seat)):
-            return (code, self.won[seat]), 0
-        return code, self.won[seat]
+        if self.packs and self.trick:
+            # Two packs: the cards lying do not tell which was led, and the led colour binds the cards to come.
+            code += (self.trick[0] + 1) << self._led_at
+        won = self.mult[seat] * self.side_won(seat)
+        if not self.penalty and (mine or not self._clear(seat)):
+            return (code, won), 0
+        return code, won
 
     def answer(self, player: str, alpha: int, beta: int) -> int | None:
-        """A window above `player`'s won coins asks how many more he can gain and end without a bottle: answered by
-        `Gains` (his won coins plus the gain, or the penalty if he cannot escape). A window that only asks whether
-        he ends without a bottle is answered by `Escape` (his won coins if he can, the penalty if not). None for
-        any other window."""
+        """A window above `player`'s won coins asks how many more his side can gain and end without a bottle:
+        answered by `Gains` (the won coins plus the gain, or the penalty if the side cannot escape). A window that
+        only asks whether it ends without a bottle is answered by `Escape` (the won coins if it can, the penalty if
+        not). None for any other window. (A solo player of the team variants counts twice: the window is halved.)"""
         pen = self.penalty
         if not pen:
             return None
         seat = self.seat[player]
-        won = self.won[seat]
+        mult = self.mult[seat]
+        won = mult * self.side_won(seat)
+        lost = pen * mult
         if alpha >= won:
             if self._gains is None:
                 self._gains = Gains(self, self._escaping())
-            gain = self._gains.gain(seat, alpha - won, beta - won)
-            return won + gain if gain >= 0 else -pen
-        if alpha < -pen or beta > won:
+            gain = self._gains.gain(seat, (alpha - won) // mult, -((won - beta) // mult))
+            return won + mult * gain if gain >= 0 else -lost
+        if alpha < -lost or beta > won:
             return None
-        return won if self._escaping().escapes(seat) else -pen
+        return won if self._escaping().escapes(seat) else -lost
 
     def _escaping(self) -> Escape:
         if self._escape is None:
@@ -322,49 +419,75 @@ class SearchBottle:
         return sum(s.nodes for s in (self._escape, self._gains) if s is not None)
 
     def penalty_unit(self) -> int:
-        """The imp's trick: a player who ends holding k bottles scores -k times it, whatever he has won."""
+        """The imp's trick: a player who ends holding k bottles scores -k times it, whatever he has won (in the
+        team variants, a pair holding the bottle once, a solo player twice)."""
         return self.penalty
 
     def bounds(self, player: str) -> tuple[int, int]:
-        """Bounds on the value for `player`: what he has won, down to the bottles' penalty, up to every coin still
-        in play and the price cards of his bottles; where `_fate` settles it, exactly the penalty, or at least what
-        he has won and those price cards; where he can win no more trick (`_wins_nothing`), up to what he has won
-        and those price cards.
+        """Bounds on the value for `player`: what his side has won, down to the bottles' penalty, up to every coin
+        still in play and the price cards of its bottles; where `_fate` settles it, exactly the penalty, or at
+        least what it has won and those price cards; where it can win no more trick (`_wins_nothing`), up to what
+        it has won and those price cards (all times `mult`).
         (These two are asked at a trick's start only: inside a trick the cards lying never settled what its start
         left open, and the bounds of the start still hold there.)"""
         seat = self.seat[player]
-        won = self.won[seat]
-        mine = self._price_coins(seat) if seat in self.owners else 0
+        mult = self.mult[seat]
+        won = self.side_won(seat)
+        mine = self._price_coins(seat) if self.holds(seat) else 0
         hi = won + self.live_coins + mine
         fate = None if self.trick else self._fate(seat)
         if fate is False:
-            return -self.penalty, -self.penalty
+            return -self.penalty * mult, -self.penalty * mult
         if not self.trick and self._wins_nothing(seat):
             hi = won + mine
         if fate is None:
-            return min(won, -self.penalty * len(self.owners)), hi
-        return won + mine, hi
+            return min(mult * won, -self.penalty * mult * len(self.owners)), mult * hi
+        return mult * (won + mine), mult * hi
 
     def _price_coins(self, seat: int) -> int:
-        """The coins of the price cards of the bottles `seat` holds: a bottle taken from him gives him its card."""
+        """The coins of the price cards of the bottles `seat`'s side holds: a bottle taken from it gives it its
+        card."""
+        tm = self.team[seat]
         mine = 0
         for p, o in zip(self.prices, self.owners):
-            if o == seat and p != START_PRICE:
+            if o >= 0 and tm >> o & 1 and p != START_PRICE:
                 mine += self.coins[p]
         return mine
 
+    def _side_hands(self, seat: int) -> int:
+        """The cards in the hands of `seat`'s side."""
+        tm = self.team[seat]
+        if tm == 1 << seat:
+            return self.hands[seat]
+        held = 0
+        for i, h in enumerate(self.hands):
+            if tm >> i & 1:
+                held |= h
+        return held
+
+    def _side_lying(self, seat: int) -> int:
+        """The cards `seat`'s side has laid in the trick in progress."""
+        tm = self.team[seat]
+        lying = 0
+        leader, n = self.leader, self.n
+        for j, c in enumerate(self.trick):
+            if tm >> ((leader + j) % n) & 1:
+                lying |= 1 << c
+        return lying
+
     def _wins_nothing(self, seat: int) -> bool:
-        """At a trick's start, whether `seat` can win no more trick: he has no card below the (higher) price (any
-        card below it played wins its trick, so a trick he wins holds only cards lower than his), and another
-        player has no card below his highest."""
+        """At a trick's start, whether `seat`'s side can win no more trick: it has no card below the (higher)
+        price (any card below it played wins its trick, so a trick it wins holds only cards lower than its own),
+        and a player of another side has no card below its highest."""
         hands = self.hands
-        held = hands[seat]
+        held = self._side_hands(seat)
         if not held:
             return True
         if held & ((1 << max(self.prices)) - 1):
             return False
         under = (1 << (held.bit_length() - 1)) - 1
-        return any(not h & under for o, h in enumerate(hands) if o != seat)
+        tm = self.team[seat]
+        return any(not h & under for o, h in enumerate(hands) if not tm >> o & 1)
 
     def opposed(self) -> list[tuple[int, ...]]:
         """`groups` in the order the players against P try them: the cards nearest the (higher) price first
@@ -376,36 +499,30 @@ class SearchBottle:
         return self.live.bit_count() - len(self.trick)
 
     def _clear(self, seat: int) -> bool:
-        """Whether `seat` has no card below the (higher) price, in hand or lying in the trick in progress: if he
-        owns no bottle he can never end with one (prices only fall)."""
+        """Whether `seat`'s side has no card below the (higher) price, in hand or lying in the trick in progress:
+        if it owns no bottle it can never end with one (prices only fall)."""
         below = (1 << max(self.prices)) - 1
-        if self.hands[seat] & below:
-            return False
-        i = (seat - self.leader) % self.n
-        return i >= len(self.trick) or not (1 << self.trick[i]) & below
+        return not (self._side_hands(seat) | self._side_lying(seat)) & below
 
     def _fate(self, seat: int) -> bool | None:
-        """Whether `seat` surely ends without a bottle (True) or surely with one (False), whatever is played; None
-        when that takes a search. Without a bottle and no card below the (higher) price he never takes one. With
-        one bottle, every card in hand being played before the end settles the rest from who has cards below its
-        price (in hand or lying in the trick): if only he has, he keeps it or takes it and keeps it; if he holds it
-        and has none while another has, that card takes it from him for good."""
+        """Whether `seat`'s side surely ends without a bottle (True) or surely with one (False), whatever is
+        played; None when that takes a search. Without a bottle and no card below the (higher) price it never
+        takes one. With one bottle, every card in hand being played before the end settles the rest from who has
+        cards below its price (in hand or lying in the trick): if only the side has, it keeps it or takes it and
+        keeps it; if it holds it and has none while another has, that card takes it from it for good."""
         prices = self.prices
         if len(prices) > 1:
-            return True if seat not in self.owners and self._clear(seat) else None
+            return True if not self.holds(seat) and self._clear(seat) else None
         below = (1 << prices[0]) - 1
-        his = self.hands[seat]
-        i = (seat - self.leader) % self.n
-        if i < len(self.trick):
-            his |= 1 << self.trick[i]
+        his = self._side_hands(seat) | self._side_lying(seat)
         low, others_low = his & below, self.live & ~his & below
-        if self.owners[0] == seat:
+        if self.holds(seat):
             return False if not others_low else True if not low else None
         return True if not low else False if not others_low else None
 
     def groups(self) -> list[tuple[int, ...]]:
-        """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour and coins,
-        and above the (higher) price, so that neither can ever take a bottle or be compared with a price between
+        """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour, coins and
+        pack, and above the (higher) price, so that neither can ever take a bottle or be compared with a price between
         them (below the price a twin could become the price while the other stays in hand, and they differ)."""
         return list(self._both()[0])
 
@@ -430,10 +547,10 @@ class SearchBottle:
             return (tuple(legal),)
         live = self.live
         out: list[list[int]] = [[legal[0]]]
-        suit, coins = self.suit, self.coins
+        suit, coins, holder = self.suit, self.coins, self.holder
         for a, b in pairwise(legal):
             between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
-            same = suit[a] == suit[b] and (not by_coins or coins[a] == coins[b])
+            same = suit[a] == suit[b] and holder[a] == holder[b] and (not by_coins or coins[a] == coins[b])
             if (a > price or b < beaten) and not between and same:
                 out[-1].append(b)
             else:
@@ -446,8 +563,6 @@ def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, deal
     """The hand's start position (every card after the exchange) and its plays, or why it cannot be analysed (a
     `StartPosition`: the registry finds it)."""
     assert isinstance(setup, Setup)
-    if setup.variant not in SEARCHABLE:
-        return f"the {setup.variant} variant is not analysed (only {', '.join(SEARCHABLE)})"
     if setup.automaton is not None and dealer == setup.automaton:
         return "Lopaka never deals"
     order = setup.order(dealer)
@@ -474,14 +589,82 @@ def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, deal
         return f"the cards still to be played are not all known: no deal line for {missing}"
     else:
         return "the cards still to be played are not all known: the hand is not complete and has no deal lines"
+    size = setup.tricks * setup.per_trick // len(order)
     sizes = {p: len(held[p]) for p in order}
-    if set(sizes.values()) != {setup.tricks}:
+    if set(sizes.values()) != {size}:
         shown = ", ".join(f"{p} {k}" for p, k in sizes.items())
-        return f"{source} do not give every player {setup.tricks} cards ({shown})"
+        return f"{source} do not give every player {size} cards ({shown})"
     in_play = set().union(*held.values())
-    if len(in_play) != setup.tricks * len(order):
+    if len(in_play) != setup.tricks * setup.per_trick:
         return f"{source} give the same card to two players"
+    packs: dict[str, list[set[int]]] | None = None
+    opened: dict[str, int] | None = None
+    if setup.two_pack:
+        found = _packs(setup, hand, order, held, plays)
+        if isinstance(found, str):
+            return found
+        packs, opened = found
     imp = imp_trick(setup, hand, in_play)
     penalty = sum(setup.coins(c) for c in imp)
-    position = SearchBottle(setup, order, held, penalty)
+    position = SearchBottle(setup, order, held, penalty, packs, opened, _teams(setup, dealer))
     return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
+
+
+def _teams(setup: Setup, dealer: str) -> list[tuple[str, ...]] | None:
+    """The sides that score together in the team variants (seats counted from the dealer), else None."""
+    if not setup.rules.teams:
+        return None
+    players = setup.players
+    n = len(players)
+    by_seat = {(players.index(p) - players.index(dealer)) % n: p for p in players}
+    sides: list[tuple[str, ...]] = []
+    for s in range(n):
+        side = tuple(by_seat[t] for t in team_of(s, n, setup.variant))
+        if side not in sides:
+            sides.append(side)
+    return sides
+
+
+def _packs(
+    setup: Setup, hand: Hand, order: list[str], held: dict[str, set[int]], plays: list[tuple[int, str, int]]
+) -> tuple[dict[str, list[set[int]]], dict[str, int]] | str:
+    """Each player's two packs after the exchange, and where one is opened (`open_pack`) the pack he plays first:
+    from the deal lines by pack, the passes into a pack, and the `open` lines; where the deal lines do not say, the
+    open pack is what each player plays first in a trick (the record's plays; its other cards the other pack)."""
+    by_pack: dict[tuple[str, int], set[int]] = {}
+    for deal in hand.deals:
+        if deal.player.pack in (1, 2):
+            by_pack.setdefault((deal.player.name, deal.player.pack - 1), set()).update(
+                cards_of(deal.cards, setup.resolve)
+            )
+    for ps in hand.passes:
+        for c in cards_of((ps.card,), setup.resolve):
+            for (name, _), cards in by_pack.items():
+                if name == ps.giver.name:
+                    cards.discard(c)
+            if ps.receiver.pack in (1, 2):
+                by_pack.setdefault((ps.receiver.name, ps.receiver.pack - 1), set()).add(c)
+    opened = {o.player.name: o.pack - 1 for o in hand.opens if o.pack in (1, 2)}
+    packs: dict[str, list[set[int]]] = {}
+    if all((p, k) in by_pack for p in order for k in (0, 1)):
+        for p in order:
+            packs[p] = [by_pack[p, 0] & held[p], by_pack[p, 1] & held[p]]
+            if packs[p][0] | packs[p][1] != held[p]:
+                return f"the deal lines do not say which pack each of {p}'s cards is in"
+    elif setup.rules.open_pack and len(plays) == setup.tricks * setup.per_trick:
+        # Every card played: the first two of each trick come from the open packs.
+        first: dict[str, set[int]] = {p: set() for p in order}
+        for i, (_, p, c) in enumerate(plays):
+            if i % 4 < 2:
+                first[p].add(c)
+        packs = {p: [first[p], held[p] - first[p]] for p in order}
+        opened = {p: 0 for p in order}
+    else:
+        return "the cards still to be played are not all known by pack: no deal line for each pack"
+    if setup.rules.open_pack:
+        for p in order:
+            if p not in opened:
+                # No `open` line: the pack his first card of trick 1 came from.
+                card = next((c for t, q, c in plays if q == p), None)
+                opened[p] = 1 if card is not None and card in packs[p][1] else 0
+    return packs, opened
