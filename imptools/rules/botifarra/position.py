@@ -264,8 +264,7 @@ class SearchBotifarra:
         if self._solver is None:
             self._solver = Solver(self.rules, self.trump, self.partner)
         seat = self.seat[player]
-        mate = self.partner[seat]
-        side = 1 << seat | (1 << mate if mate >= 0 else 0)
+        side = self._side_bits(player)
         lo, hi = self._known(side)
         if lo >= beta or lo == hi:
             return lo
@@ -295,13 +294,37 @@ class SearchBotifarra:
         self._remember(side, lo, hi)
         return got
 
+    def known_bounds(self, player: str) -> tuple[int, int]:
+        """Bounds on `player`'s value from here that the analysis already knows (`_known`), -INF and INF else."""
+        return self._known(self._side_bits(player))
+
+    def keep_bounds(self, player: str, lo: int, hi: int) -> None:
+        """Keep bounds the analysis found on `player`'s value from here (-INF or INF where it found none)."""
+        side = self._side_bits(player)
+        was_lo, was_hi = self._recall(side)
+        self._remember(side, lo if lo > was_lo else was_lo, hi if hi < was_hi else was_hi)
+
+    def _side_bits(self, player: str) -> int:
+        seat = self.seat[player]
+        mate = self.partner[seat]
+        return 1 << seat | (1 << mate if mate >= 0 else 0)
+
+    def _two_sides(self) -> bool:
+        """Whether the players make two sides whose results add up to the same total (`_total`) however the hand
+        goes: a partnership, or two players."""
+        return self.partner[0] >= 0 or self.two_player
+
     def _total(self) -> int:
-        """Every point of the hand: the cards' and one per trick (both sides' results add up to it)."""
-        return self.live_points + sum(self.card_points) + self.setup.tricks
+        """Every point of the hand: the cards' and one per trick (with two players, one per two tricks: the
+        leftover point goes to one of them); the two sides' results add up to it."""
+        per_tricks = self.setup.tricks // 2 if self.two_player else self.setup.tricks
+        return self.live_points + sum(self.card_points) + per_tricks
 
     def _remember(self, side: int, lo: int, hi: int) -> None:
-        """Keep bounds on `side`'s result from this position (a partnership's as the first seat's side's)."""
-        if self.partner[0] >= 0 and not side & 1:
+        """Keep bounds on `side`'s result from this position (with two sides, as the first seat's side's)."""
+        if lo <= -INF and hi >= INF:
+            return
+        if self._two_sides() and not side & 1:
             total = self._total()
             lo, hi = total - hi, total - lo
             side ^= (1 << self.n) - 1
@@ -309,14 +332,15 @@ class SearchBotifarra:
 
     def _recall(self, side: int) -> tuple[int, int]:
         """The bounds kept on `side`'s result from this position (as `_remember` keeps them)."""
-        flip = self.partner[0] >= 0 and not side & 1
+        flip = self._two_sides() and not side & 1
         found = self._roots.get((self._state(), side ^ ((1 << self.n) - 1) if flip else side))
         if found is None:
             return -INF, INF
+        lo, hi = found
         if flip:
             total = self._total()
-            return total - found[1], total - found[0]
-        return found
+            lo, hi = total - hi, total - lo
+        return (lo if lo > -INF // 2 else -INF), (hi if hi < INF // 2 else INF)
 
     def _known(self, side: int) -> tuple[int, int]:
         """Bounds on `side`'s result from here, from the positions the analysis has valued: this one, and those
