@@ -3,7 +3,7 @@ wins from a position, with every card visible. docs/ANALYSIS.md says how it work
 
 from __future__ import annotations
 
-from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, cannot_be_taken, legal_mask
+from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, cannot_be_taken, coded, legal_coded
 
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
@@ -56,6 +56,7 @@ class Solver:
         for none), seats in turn from the leader of trick 1."""
         self.n = len(partner)
         self.rules = rules
+        self.cells = coded(rules)
         self.trump = trump
         self.trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
         self.partner = partner
@@ -223,11 +224,11 @@ class Solver:
             reps.append(b)
         if len(reps) == 1:
             return reps
-        out: list[tuple[int, int]] = []
+        out: list[int] = []  # each card's score and bit, in one number to sort
         if k == 0:
             for b in reps:
                 top = not lv & SUIT_MASK[b // 12] & ~((2 << b) - 1)
-                out.append((-64 - POINTS_OF[b] if top else POINTS_OF[b] * 16 + b % 12, b))
+                out.append((-64 - POINTS_OF[b] if top else POINTS_OF[b] * 16 + b % 12) << 6 | b)
         else:
             mine = self.partner[seat] == (lead + wat) % n
             safe = mine and cannot_be_taken(self.hands, n, self.trump, lead, k, win, led)
@@ -239,9 +240,9 @@ class Solver:
                     score = -64 - p if k == n - 1 else -64 + (b // 12 == self.trump) * 16 + b % 12
                 else:
                     score = p * 16 + b % 12
-                out.append((score, b))
+                out.append(score << 6 | b)
         out.sort()
-        return [b for _, b in out]
+        return [x & 63 for x in out]
 
     def node(self, k: int, lead: int, win: int, wat: int, led: int, pts: int, tmask: int, alpha: int, beta: int) -> int:
         """The points the side wins from here, `k` cards lying in the trick (`pts` their points, `tmask` their
@@ -305,7 +306,7 @@ class Solver:
         if k == 0:
             legal = held
         else:
-            legal = legal_mask(self.rules, trump, led, win, self.partner[seat] == (lead + wat) % n, held)
+            legal = legal_coded(self.cells, trump, led, win, self.partner[seat] == (lead + wat) % n, held)
         moves = self.order(seat, legal, k, win, wat, lead, led) if legal & (legal - 1) else [legal.bit_length() - 1]
         if first >= 0 and moves[0] != first and first in moves:
             moves.remove(first)
