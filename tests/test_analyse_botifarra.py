@@ -317,3 +317,24 @@ def test_a_capped_table_gives_the_same_values(seed: int) -> None:
         pos.play(card)
         small.play(card)
     assert rolled
+
+
+@pytest.mark.parametrize(("table", "rules"), [("partnership", OBLIGADA), ("two", "rector-vicar")])
+def test_the_next_value_is_known_without_a_search(table: str, rules: str) -> None:
+    """Two sides whose results add up to the same total: once a play's value and best cards are known, the
+    value after a best card, for the next player, comes from the bounds passed along (no position searched),
+    and equals plain minimax."""
+    pos, slow, _ = endgame(record(table, rules, 7), 3 if table == "partnership" else 5)
+    search = Search(pos)
+    while not pos.done():
+        player = pos.to_move()
+        _, keep = search.choices(player)
+        pos.play(keep[0])
+        slow.play(keep[0])
+        if pos.done():
+            break
+        nxt = pos.to_move()
+        lo, hi = pos.known_bounds(nxt)
+        visited = search.positions()
+        assert lo == hi == search.value(nxt) == value(slow, nxt)
+        assert search.positions() == visited
