@@ -1,12 +1,14 @@
 """Time `imp analyse` on Botifarra, one core, every table: whole hands (or from a trick), each in a process of its own.
 
-PYTHONPATH=. python bench/bench_botifarra.py --hands 5 --limit 60                 # every table, whole hands
-PYTHONPATH=. python bench/bench_botifarra.py --tables obligada --hands 20 --limit 30
+python bench/bench_botifarra.py                                          # every table: issue 24's run
+PYTHONPATH=. python bench/bench_botifarra.py --tables obligada --hands 5 --limit 60
 PYTHONPATH=. python bench/bench_botifarra.py --tables obligada lliure --hands 5 --from-trick 3
 
 Fresh hands from `imptools.simulate` (the code of `imp simulate`, random bots; seed `--seed`), every play from
-`--from-trick` valued as `imp analyse --jobs 1` values it. Each hand runs in a child process, stopped after
-`--limit` CPU seconds (the machine may be shared: wall time is not the hand's own); its line gives the
+`--from-trick` valued as `imp analyse --jobs 1` values it: by default 20 hands at the four-player tables and 5 at
+the others (`--hands` for every table). Each hand runs in a child process, stopped after `--limit` CPU seconds
+(by default the table's target, `TARGETS`: a hand stopped misses it; the machine may be shared: wall time is not
+the hand's own); its line gives the
 plays, the positions the search visited (`nodes`: the same on any load),
 the wall and CPU seconds and the child's peak resident memory (`ru_maxrss`). The machine may be shared: quote
 medians, and the node counts. The first line says whether the installed search is compiled (run from the
@@ -39,6 +41,13 @@ TABLES: dict[str, tuple[int, str, tuple[tuple[str, str], ...]]] = {
 }
 """Each table: players, variant, tags."""
 
+TARGETS = {"obligada": 5, "lliure": 5, "carregar": 5}
+"""CPU seconds a whole hand may take at each table (issue 24): 5 s with partners, 30 s at the others."""
+
+
+def target(table: str) -> int:
+    return TARGETS.get(table, 30)
+
 
 def game_of(table: str, hands: int, seed: int) -> Game:
     players, variant, tags = TABLES[table]
@@ -59,10 +68,10 @@ def child(game: Game, hand: int, from_trick: int, limit: int, out: Connection) -
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", nargs="+", default=list(TABLES), choices=list(TABLES))
-    parser.add_argument("--hands", type=int, default=5)
+    parser.add_argument("--hands", type=int, help="hands at every table (default: 20 with four players, 5 else)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--from-trick", type=int, default=1)
-    parser.add_argument("--limit", type=int, default=60, help="CPU seconds a hand may take before it is stopped")
+    parser.add_argument("--limit", type=int, help="CPU seconds a hand may take (default: its target)")
     args = parser.parse_args()
     import imptools.rules.botifarra.position as searched
 
@@ -70,18 +79,21 @@ def main() -> None:
     print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")
     ctx = mp.get_context("fork")
     for table in args.tables:
-        game = game_of(table, args.hands, args.seed)
+        hands = args.hands or (20 if TABLES[table][0] == 4 else 5)
+        limit = args.limit or target(table)
+        game = game_of(table, hands, args.seed)
         walls: list[float] = []
+        cpus: list[float] = []
         nodes: list[int] = []
         peaks: list[float] = []
         stopped = 0
         for h in game.hands:
             mine, theirs = ctx.Pipe(duplex=False)
-            proc = ctx.Process(target=child, args=(game, h.number, args.from_trick, args.limit, theirs))
+            proc = ctx.Process(target=child, args=(game, h.number, args.from_trick, limit, theirs))
             proc.start()
             theirs.close()  # the child's end: the pipe closes when the child ends
             began = time.perf_counter()
-            answered = mine.poll(args.limit * 20)  # the child's figures, or its end (SIGXCPU): the pipe closes
+            answered = mine.poll(limit * 20)  # the child's figures, or its end (SIGXCPU): the pipe closes
             proc.join(5)
             if answered and proc.exitcode == 0:
                 plays, count, wall, cpu, peak, skipped = mine.recv()
@@ -89,6 +101,7 @@ def main() -> None:
                     print(f"{table} hand {h.number}: skipped ({skipped})")
                     continue
                 walls.append(wall)
+                cpus.append(cpu)
                 nodes.append(count)
                 peaks.append(peak)
                 print(
@@ -100,15 +113,16 @@ def main() -> None:
                 proc.join()
                 stopped += 1
                 wall = time.perf_counter() - began
-                print(f"{table} hand {h.number}: over {args.limit} s CPU (stopped, {wall:.0f} s wall)")
+                print(f"{table} hand {h.number}: over {limit} s CPU (stopped, {wall:.0f} s wall)")
         if walls:
             print(
-                f"{table}: {len(walls)} of {len(walls) + stopped} hands done, median {statistics.median(walls):.2f} s, "
-                f"max {max(walls):.2f} s; nodes median {statistics.median(nodes):.0f}, max {max(nodes)}; "
-                f"peak {max(peaks):.0f} MB" + (f"; {stopped} stopped at {args.limit} s CPU" if stopped else "")
+                f"{table}: {len(walls)} of {len(walls) + stopped} hands within {limit} s CPU; CPU median "
+                f"{statistics.median(cpus):.2f} s, max {max(cpus):.2f} s; wall median {statistics.median(walls):.2f} s"
+                f"; nodes median {statistics.median(nodes):.0f}, max {max(nodes)}; peak {max(peaks):.0f} MB"
+                + (f"; {stopped} stopped at {limit} s CPU" if stopped else "")
             )
         else:
-            print(f"{table}: every hand stopped at {args.limit} s CPU")
+            print(f"{table}: every hand stopped at {limit} s CPU")
 
 
 if __name__ == "__main__":

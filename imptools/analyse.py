@@ -97,13 +97,22 @@ class Search:
         search = self._searchers.get(player)
         if search is None:
             search = self._searchers[player] = self._searcher(player)
+        pos = self.position
+        keep: Callable[[str, int, int], None] | None = getattr(pos, "keep_bounds", None)
         if alpha > -INF or beta < INF:
-            return search(alpha, beta)
+            g = search(alpha, beta)
+            if keep is not None:
+                keep(player, g if g > alpha else -INF, g if g < beta else INF)
+            return g
+        known: Callable[[str], tuple[int, int]] | None = getattr(pos, "known_bounds", None)
+        lower, upper = known(player) if known is not None else (-INF, INF)
+        bisect = getattr(pos, "bisect", False)
         b = self.last.get(player, 0) if guess is None else guess
-        bisect = getattr(self.position, "bisect", False)
-        lower, upper = -INF, INF
+        if lower > -INF and upper < INF and bisect:
+            b = (lower + upper + 1) // 2
+        b = max(lower + 1, min(b, upper))
         step = 1
-        while True:
+        while lower < upper:
             g = search(b - 1, b)  # is the value at least b?
             if g < b:
                 upper = g
@@ -121,6 +130,8 @@ class Search:
                 b = g + 1 if g == lower else g
             step *= 2
         self.last[player] = lower
+        if keep is not None:
+            keep(player, lower, lower)
         return lower
 
     def _searcher(self, player: str) -> Callable[[int, int], int]:

@@ -291,25 +291,50 @@ def test_cli_text_and_json() -> None:
         assert f"trick {p['trick']}, {p['player']} {p['card']}{p['mark']}: cost {p['cost']}" in text.output
 
 
+CAP = 20
+"""Entries a generation in `test_a_capped_table_gives_the_same_values`."""
+
+
 @pytest.mark.parametrize("seed", range(8))
 def test_a_capped_table_gives_the_same_values(seed: int) -> None:
-    """With tables of 60 entries a generation, the searches roll their tables over many times and still give
+    """With tables of 20 entries a generation, the searches roll their tables over many times and still give
     every value and every best card of the last five tricks; no generation grows past the cap. (With three and
     four players the solver behind `answer` does nearly all the work, with tables of its own.)"""
     game = record("partnership", OBLIGADA, seed)
     pos, _, _ = endgame(game, 5)
     small, _, _ = endgame(game, 5)
-    solver = small._solver = Solver(small.rules, small.trump, small.partner, cap=60)
-    free, capped = Search(pos), Search(small, table_cap=60)
+    solver = small._solver = Solver(small.rules, small.trump, small.partner, cap=CAP)
+    free, capped = Search(pos), Search(small, table_cap=CAP)
     rolled = False
     while not pos.done():
         player = pos.to_move()
         assert capped.choices(player) == free.choices(player)
         sizes = [(len(t), len(o)) for t, o in capped.tables.values()]
         sizes += [(len(t), len(o)) for t, o in solver.tables.values()]
-        assert all(new <= 60 and old <= 61 for new, old in sizes)
+        assert all(new <= CAP and old <= CAP + 1 for new, old in sizes)
         rolled = rolled or any(old for _, old in sizes)
         card = pos.legal()[seed % len(pos.legal())]
         pos.play(card)
         small.play(card)
     assert rolled
+
+
+@pytest.mark.parametrize(("table", "rules"), [("partnership", OBLIGADA), ("two", "rector-vicar")])
+def test_the_next_value_is_known_without_a_search(table: str, rules: str) -> None:
+    """Two sides whose results add up to the same total: once a play's value and best cards are known, the
+    value after a best card, for the next player, comes from the bounds passed along (no position searched),
+    and equals plain minimax."""
+    pos, slow, _ = endgame(record(table, rules, 7), 3 if table == "partnership" else 5)
+    search = Search(pos)
+    while not pos.done():
+        player = pos.to_move()
+        _, keep = search.choices(player)
+        pos.play(keep[0])
+        slow.play(keep[0])
+        if pos.done():
+            break
+        nxt = pos.to_move()
+        lo, hi = pos.known_bounds(nxt)
+        visited = search.positions()
+        assert lo == hi == search.value(nxt) == value(slow, nxt)
+        assert search.positions() == visited

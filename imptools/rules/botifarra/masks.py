@@ -9,7 +9,7 @@ tests/test_analyse_botifarra.py proves both equal to the checker's own functions
 from __future__ import annotations
 
 from imptools.rules.botifarra.cards import points, strength, suit_of
-from imptools.rules.botifarra.obligations import ANY, LOW, TABLES
+from imptools.rules.botifarra.obligations import ANY, LOW, LOW_OR_POINT, TABLES
 
 BIT: tuple[int, ...] = tuple(suit_of(c) * 12 + strength(c) - 1 for c in range(48))
 """The search's bit for an engine card: the suit's twelve bits, weakest card lowest."""
@@ -48,6 +48,17 @@ def beats(card: int, winning: int, trump: int) -> bool:
     return (s == w and card > winning) or (s == trump and w != trump)
 
 
+CELL_CODE = {ANY: 0, LOW: 1, LOW_OR_POINT: 2}
+"""An obligation table's cell as a number for `legal_coded`."""
+
+
+def coded(rules: str) -> int:
+    """The obligation table of `rules` as one number: its cells (`CELL_CODE`) when the partner is master, when the
+    player cannot beat the card winning the trick, and when he cannot trump, two bits each."""
+    table = TABLES[rules]
+    return CELL_CODE[table.partner_master] | CELL_CODE[table.cannot_beat] << 2 | CELL_CODE[table.cannot_trump] << 4
+
+
 def legal_mask(rules: str, trump: int, led: int, winning: int, partner_master: bool, held: int) -> int:
     """`botifarra.legal_cards` over masks: the cards of `held` the obligation table allows.
 
@@ -55,34 +66,38 @@ def legal_mask(rules: str, trump: int, led: int, winning: int, partner_master: b
     card winning the trick so far, `trump` the trump suit (-1 for botifarra).
     The table's cells are read from `obligations.TABLES`, the checker's own data.
     """
+    return legal_coded(coded(rules), trump, led, winning, partner_master, held)
+
+
+def legal_coded(cells: int, trump: int, led: int, winning: int, partner_master: bool, held: int) -> int:
+    """`legal_mask` with the obligation table as `coded` gives it (the searches' inner loop)."""
     if led < 0:
         return held
-    table = TABLES[rules]
     follow = held & SUIT_MASK[led]
     if partner_master:
         pool = follow or held
-        cell = table.partner_master
-        return pool if cell == ANY else _allowed(cell, pool, lows(pool))
+        cell = cells & 3
+        return pool if cell == 0 else _allowed(cell, pool, lows(pool))
     above = ~((2 << winning) - 1)
     if follow:
         beaters = follow & above if winning // 12 == led else 0
         if beaters:
             return beaters
-        cell = table.cannot_beat
-        return follow if cell == ANY else _allowed(cell, follow, follow & -follow)
+        cell = cells >> 2 & 3
+        return follow if cell == 0 else _allowed(cell, follow, follow & -follow)
     if trump >= 0:
         trumps = held & SUIT_MASK[trump]
         if winning // 12 == trump:
             trumps &= above
         if trumps:
             return trumps
-    cell = table.cannot_trump
-    return held if cell == ANY else _allowed(cell, held, lows(held))
+    cell = cells >> 4 & 3
+    return held if cell == 0 else _allowed(cell, held, lows(held))
 
 
-def _allowed(cell: str, pool: int, low: int) -> int:
-    """What a cell that is not `ANY` allows of `pool`, whose lowest card of each suit is `low`."""
-    return low if cell == LOW else pool & (POINT_MASK | low)
+def _allowed(cell: int, pool: int, low: int) -> int:
+    """What a cell that is not `ANY` (coded) allows of `pool`, whose lowest card of each suit is `low`."""
+    return low if cell == 1 else pool & (POINT_MASK | low)
 
 
 def cannot_be_taken(hands: list[int], n: int, trump: int, lead: int, k: int, win: int, led: int) -> bool:

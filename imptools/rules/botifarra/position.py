@@ -48,6 +48,12 @@ __all__ = [
 _CODE_BITS = 48
 """Bits a seat's cards take in the key."""
 
+_RECALL_PLIES = 8
+"""How many plays back `answer` looks for a valued position whose bounds pass to this one (`_known`)."""
+
+INF = 1 << 40
+"""Beyond any result (as `analyse.INF`)."""
+
 MARKS = (5, 15)
 """A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
 
@@ -109,6 +115,8 @@ class SearchBotifarra:
         self.tricks = [0] * self.n
         self._undo: list[Saved] = []
         self._solver: Solver | None = None
+        self._roots: dict[tuple[int, int], tuple[int, int]] = {}
+        """Bounds on each side's result from the positions `answer` has valued (`_remember`)."""
 
     # ----------------------------------------------------------------------- Position
 
@@ -266,9 +274,15 @@ class SearchBotifarra:
             return None
         if self._solver is None:
             self._solver = Solver(self.rules, self.trump, self.partner)
-        banked = self.points(player)
         seat = self.seat[player]
-        gain = self._solver.gain(
+        side = self._side_bits(player)
+        lo, hi = self._known(side)
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        banked = self.points(player)
+        got = banked + self._solver.gain(
             self.hands,
             self.live,
             self.live_points,
@@ -280,7 +294,93 @@ class SearchBotifarra:
             alpha - banked,
             beta - banked,
         )
-        return banked + gain
+        if got <= alpha:
+            hi = got if got < hi else hi
+            got = hi
+        elif got >= beta:
+            lo = got if got > lo else lo
+            got = lo
+        else:
+            lo = hi = got
+        self._remember(side, lo, hi)
+        return got
+
+    def known_bounds(self, player: str) -> tuple[int, int]:
+        """Bounds on `player`'s value from here that the analysis already knows (`_known`), -INF and INF else."""
+        return self._known(self._side_bits(player))
+
+    def keep_bounds(self, player: str, lo: int, hi: int) -> None:
+        """Keep bounds the analysis found on `player`'s value from here (-INF or INF where it found none)."""
+        side = self._side_bits(player)
+        was_lo, was_hi = self._recall(side)
+        self._remember(side, lo if lo > was_lo else was_lo, hi if hi < was_hi else was_hi)
+
+    def _side_bits(self, player: str) -> int:
+        seat = self.seat[player]
+        mate = self.partner[seat]
+        return 1 << seat | (1 << mate if mate >= 0 else 0)
+
+    def _two_sides(self) -> bool:
+        """Whether the players make two sides whose results add up to the same total (`_total`) however the hand
+        goes: a partnership, or two players."""
+        return self.partner[0] >= 0 or self.two_player
+
+    def _total(self) -> int:
+        """Every point of the hand: the cards' and one per trick (with two players, one per two tricks: the
+        leftover point goes to one of them); the two sides' results add up to it."""
+        per_tricks = self.setup.tricks // 2 if self.two_player else self.setup.tricks
+        return self.live_points + sum(self.card_points) + per_tricks
+
+    def _remember(self, side: int, lo: int, hi: int) -> None:
+        """Keep bounds on `side`'s result from this position (with two sides, as the first seat's side's)."""
+        if lo <= -INF and hi >= INF:
+            return
+        if self._two_sides() and not side & 1:
+            total = self._total()
+            lo, hi = total - hi, total - lo
+            side ^= (1 << self.n) - 1
+        self._roots[(self._state(), side)] = (lo, hi)
+
+    def _recall(self, side: int) -> tuple[int, int]:
+        """The bounds kept on `side`'s result from this position (as `_remember` keeps them)."""
+        flip = self._two_sides() and not side & 1
+        found = self._roots.get((self._state(), side ^ ((1 << self.n) - 1) if flip else side))
+        if found is None:
+            return -INF, INF
+        lo, hi = found
+        if flip:
+            total = self._total()
+            lo, hi = total - hi, total - lo
+        return (lo if lo > -INF // 2 else -INF), (hi if hi < INF // 2 else INF)
+
+    def _known(self, side: int) -> tuple[int, int]:
+        """Bounds on `side`'s result from here, from the positions the analysis has valued: this one, and those
+        the plays before it came from. A card played by `side` leaves its result at most what it was before the
+        card (the side chose it among others), a card played against it at least; one chain of the one kind
+        passes a bound on; where the player had one choice (equivalent cards), both bounds pass."""
+        lo, hi = self._recall(side)
+        if lo == hi:
+            return lo, hi
+        undone: list[int] = []
+        up = down = True
+        while self._undo and (up or down) and len(undone) < _RECALL_PLIES:
+            b, seat = self._undo[-1][0], self._undo[-1][1]
+            self.undo()
+            undone.append(CARD[b])
+            plo, phi = self._recall(side)
+            if len(self.groups()) == 1:
+                pass  # one choice: the position before is worth what this one is
+            elif side >> seat & 1:
+                down = False  # chosen by the side: at most what it was
+            else:
+                up = False  # chosen against it: at least what it was
+            if up and phi < hi:
+                hi = phi
+            if down and plo > lo:
+                lo = plo
+        for c in reversed(undone):
+            self.play(c)
+        return lo, hi
 
     @property
     def bisect(self) -> bool:

@@ -3,7 +3,7 @@ wins from a position, with every card visible. docs/ANALYSIS.md says how it work
 
 from __future__ import annotations
 
-from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, cannot_be_taken, legal_mask
+from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, cannot_be_taken, coded, legal_coded
 
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
@@ -38,16 +38,17 @@ class Solver:
 
     A double-dummy search in the manner of bridge's and Skat's solvers: fail-soft alpha-beta on the points the
     side wins from here (cards' points and a point per trick), with a table of positions (lower and upper
-    bound and the best card) keyed at each trick's start by every hand, the cards without points reduced to
-    their ranks among the cards still in play (the point cards, the top five of a suit, keep their places:
-    their points tell them apart), and the leader; inside a trick, by that key and the cards lying in the
-    trick, in the same ranks. With two sides of two the points of one side from a position are the points left
-    less the other's, so one table serves both. At each trick's start the search is bounded by the points
-    left, the sure tricks the leader's side can cash (`sure`) and each side's master trumps (`ruffs`).
-    Equivalent cards (same suit and points, nothing in play between) are tried once; the order is the table's
-    card, then the cheapest card that takes an opponent's trick, points onto a partner's trick no one can take,
-    masters when leading, low cards else (`order`). The tables are kept for the whole hand, one per side (two
-    generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the positions visited.
+    bound and the best card, packed in one number) keyed at each trick's start by every hand, the cards without
+    points reduced to their ranks among the cards still in play (the point cards, the top five of a suit, keep
+    their places: their points tell them apart), and the leader; inside a trick nothing is kept (as in bridge's
+    solvers: those entries cost more time and memory than they save). With two sides of two the points of one
+    side from a position are the points left less the other's, so one table serves both. At each trick's start
+    the search is bounded by the points left, the sure tricks the leader's side can cash (`sure`) and each
+    side's master trumps (`ruffs`). Equivalent cards (same suit and points, nothing in play between) are tried
+    once; the order is the table's card, then the cheapest card that takes an opponent's trick, points onto a
+    partner's trick no one can take, masters when leading, low cards else (`order`). The tables are kept for the
+    whole hand, one per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the
+    positions visited.
     """
 
     def __init__(self, rules: str, trump: int, partner: list[int], cap: int = SOLVER_CAP) -> None:
@@ -55,11 +56,12 @@ class Solver:
         for none), seats in turn from the leader of trick 1."""
         self.n = len(partner)
         self.rules = rules
+        self.cells = coded(rules)
         self.trump = trump
         self.trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
         self.partner = partner
         self.cap = cap if partner[0] >= 0 else max(1, cap // self.n)
-        self.tables: dict[int, list[dict[int, tuple[int, int, int]]]] = {}
+        self.tables: dict[int, list[dict[int, int]]] = {}
         self.nodes = 0
         # the search's state, set by `gain`
         self.hands: list[int] = []
@@ -67,7 +69,7 @@ class Solver:
         self.flip = False
         self.live = 0
         self.live_points = 0
-        self.gens: list[dict[int, tuple[int, int, int]]] = [{}, {}]
+        self.gens: list[dict[int, int]] = [{}, {}]
 
     def gain(
         self,
@@ -103,7 +105,7 @@ class Solver:
             pts += POINTS_OF[c]
             tmask |= 1 << c
         led = trick[0] // 12 if trick else -1
-        return self.node(len(trick), leader, winning, wins_at, led, pts, tmask, alpha, beta, -1)
+        return self.node(len(trick), leader, winning, wins_at, led, pts, tmask, alpha, beta)
 
     def key_of(self, lead: int) -> int:
         """A trick start's key: the leader (with a bit above it, so that every key of a trick's start is as long
@@ -222,11 +224,11 @@ class Solver:
             reps.append(b)
         if len(reps) == 1:
             return reps
-        out: list[tuple[int, int]] = []
+        out: list[int] = []  # each card's score and bit, in one number to sort
         if k == 0:
             for b in reps:
                 top = not lv & SUIT_MASK[b // 12] & ~((2 << b) - 1)
-                out.append((-64 - POINTS_OF[b] if top else POINTS_OF[b] * 16 + b % 12, b))
+                out.append((-64 - POINTS_OF[b] if top else POINTS_OF[b] * 16 + b % 12) << 6 | b)
         else:
             mine = self.partner[seat] == (lead + wat) % n
             safe = mine and cannot_be_taken(self.hands, n, self.trump, lead, k, win, led)
@@ -238,16 +240,14 @@ class Solver:
                     score = -64 - p if k == n - 1 else -64 + (b // 12 == self.trump) * 16 + b % 12
                 else:
                     score = p * 16 + b % 12
-                out.append((score, b))
+                out.append(score << 6 | b)
         out.sort()
-        return [b for _, b in out]
+        return [x & 63 for x in out]
 
-    def node(
-        self, k: int, lead: int, win: int, wat: int, led: int, pts: int, tmask: int, alpha: int, beta: int, key: int
-    ) -> int:
+    def node(self, k: int, lead: int, win: int, wat: int, led: int, pts: int, tmask: int, alpha: int, beta: int) -> int:
         """The points the side wins from here, `k` cards lying in the trick (`pts` their points, `tmask` their
-        bits, `win` the winning one, the `wat`-th played), fail-soft in (alpha, beta); `key` the position's key
-        in the table (-1 for none: a trick begun before the search)."""
+        bits, `win` the winning one, the `wat`-th played), fail-soft in (alpha, beta). Only a trick's start is
+        kept in the table (as bridge's solvers do: inside a trick the entries cost more than they save)."""
         self.nodes += 1
         n = self.n
         hands = self.hands
@@ -257,6 +257,7 @@ class Solver:
         lo = 0
         hi = 0
         first = -1
+        key = -1
         if k == 0:
             lv = self.live
             if not lv:
@@ -274,9 +275,13 @@ class Solver:
                 return got if side >> ((lead + wk) % n) & 1 else 0
             hi = self.live_points + left // n
             key = self.key_of(lead)
-            e = gens[0].get(key) or gens[1].get(key)
+            e = gens[0].get(key)
+            if e is None:
+                e = gens[1].get(key)
             if e is not None:
-                elo, ehi, first = e
+                elo = e & 0xFF
+                ehi = e >> 8 & 0xFF
+                first = (e >> 16) - 1
                 if self.flip:
                     elo, ehi = hi - ehi, hi - elo
                 if elo > lo:
@@ -296,28 +301,12 @@ class Solver:
                 return lo
             if hi <= alpha:
                 return hi
-        elif key >= 0:
-            hi = self.live_points + self.live.bit_count() // n
-            e = gens[0].get(key) or gens[1].get(key)
-            if e is not None:
-                elo, ehi, first = e
-                if self.flip:
-                    elo, ehi = hi - ehi, hi - elo
-                if elo > lo:
-                    lo = elo
-                if ehi < hi:
-                    hi = ehi
-                if lo >= beta or lo == hi:
-                    return lo
-                if hi <= alpha:
-                    return hi
         seat = (lead + k) % n
         held = hands[seat]
         if k == 0:
             legal = held
         else:
-            legal = legal_mask(self.rules, trump, led, win, self.partner[seat] == (lead + wat) % n, held)
-        lv = self.live
+            legal = legal_coded(self.cells, trump, led, win, self.partner[seat] == (lead + wat) % n, held)
         moves = self.order(seat, legal, k, win, wat, lead, led) if legal & (legal - 1) else [legal.bit_length() - 1]
         if first >= 0 and moves[0] != first and first in moves:
             moves.remove(first)
@@ -343,17 +332,11 @@ class Solver:
                 tm = tmask | bb
                 self.live ^= tm
                 self.live_points -= got - 1
-                v = add + self.node(0, winner, -1, 0, -1, 0, 0, a - add, bt - add, 0)
+                v = add + self.node(0, winner, -1, 0, -1, 0, 0, a - add, bt - add)
                 self.live ^= tm
                 self.live_points += got - 1
             else:
-                if key >= 0:
-                    r = b % 12
-                    place = r if r >= 7 else ((lv >> (b - r)) & ((1 << r) - 1)).bit_count()
-                    ck = (key << 6) | (b - r + place + 1)
-                else:
-                    ck = -1
-                v = self.node(k + 1, lead, nw, nwat, nled, pts + POINTS_OF[b], tmask | bb, a, bt, ck)
+                v = self.node(k + 1, lead, nw, nwat, nled, pts + POINTS_OF[b], tmask | bb, a, bt)
             hands[seat] = held
             if maxing:
                 if v > best:
@@ -378,9 +361,8 @@ class Solver:
             table = gens[0]
             if self.flip:
                 total = self.live_points + self.live.bit_count() // n
-                table[key] = (total - hi, total - lo, move)
-            else:
-                table[key] = (lo, hi, move)
+                lo, hi = total - hi, total - lo
+            table[key] = lo | hi << 8 | (move + 1) << 16
             if len(table) > self.cap:
                 gens[1], gens[0] = table, {}
         return best
