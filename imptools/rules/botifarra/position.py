@@ -327,8 +327,10 @@ class SearchBotifarra:
 
     def _total(self) -> int:
         """Every point of the hand: the cards' and one per trick (with two players, one per two tricks: the
-        leftover point goes to one of them); the two sides' results add up to it."""
-        per_tricks = self.setup.tricks // 2 if self.two_player else self.setup.tricks
+        leftover point goes to one of them); the two sides' results add up to it. The tricks are those of the cards
+        dealt to this position, which are a whole hand's only where it starts at a hand's start."""
+        tricks = sum(self.tricks) + self.live.bit_count() // self.n  # the deal's tricks: a whole hand's, or fewer
+        per_tricks = tricks // 2 if self.two_player else tricks
         return self.live_points + sum(self.card_points) + per_tricks
 
     def _remember(self, side: int, lo: int, hi: int) -> None:
