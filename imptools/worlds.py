@@ -257,6 +257,8 @@ class Worlds:
         """`n` consistent worlds, each drawn uniformly and independently (fewer only where `TRIES` draws a world
         found none)."""
         out: list[World] = []
+        if not self.candidates():  # no deal fits what the player saw (a record the rules break, a layout not made)
+            return out
         for _ in range(n):
             for _ in range(TRIES):
                 w = self.draw(rng)

@@ -20,6 +20,8 @@ from imptools.rules.exchange import after_exchange, cards_of
 def known_deal(ruleset: Searchable, setup: object, game: Game, hand: Hand, dealer: str) -> KnownDeal | str:
     """Where the hand's cards lie where play starts, and how to start it with other cards (a `KnownHand`)."""
     assert isinstance(setup, Setup)
+    if setup.two_pack:
+        return "what each player could know is not laid out for the two-pack games yet (each player's two packs)"
     found = played_hand(ruleset, setup, game, hand, dealer)
     if isinstance(found, str):
         return found
