@@ -225,7 +225,7 @@ def facts_of_text(text: str, index: int) -> tuple[tuple[int, str, str, int], ...
     try:
         games = list(read_games(io.BytesIO(text.encode("utf-8")), path="<archive>"))
         # a game's own text holds that game alone; where a file was kept whole for each game, pick it by position
-        game = games[0] if len(games) == 1 else next((g for g in games if g.index == index), None)
-        return () if game is None else hand_facts(judge_game(game))
+        found = games if len(games) == 1 else [g for g in games if g.index == index]
+        return hand_facts(judge_game(found[0])) if found else ()
     except Exception:  # a bug in the reader must not stop an upgrade; the game keeps its other rows
         return ()
