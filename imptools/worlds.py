@@ -41,7 +41,7 @@ uniform over the consistent worlds.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from random import Random
 
@@ -286,13 +286,3 @@ class Worlds:
                 f"{TRIES * samples:,} tries"
             )
         return drawn
-
-
-def world_positions(worlds: Worlds, chosen: Sequence[World]) -> list[SearchPosition]:
-    """The positions of `chosen` worlds (each consistent, as `Worlds` chooses them)."""
-    out: list[SearchPosition] = []
-    for w in chosen:
-        pos = worlds.position(w)
-        if pos is not None:
-            out.append(pos)
-    return out
