@@ -7,7 +7,11 @@ every card visible) but only `plies` cards deep: a position reached there is val
 as the rules' scoring gives it for the cards taken so far (`SearchPosition.result` of a hand not yet over: the
 points or coins already taken, a bottle held counting as the penalty it would be), or, with `playout`, the result
 at the end of the hand once every player has played on his position's likeliest group (`groups()`, or `opposed()`
-for the players against P: the search's own first choices). Where no position at the horizon was reached (every
+for the players against P: the search's own first choices); either brought within what the result can still be,
+where the position says (`bounds`: a bottle its side surely loses, points it surely keeps). The value is the
+minimax of those leaves, each position's value brought within its bounds as well (the true result always is, so
+past the hand's end it is the exact value); the search is alpha-beta with a table, cutting on the bounds as the
+exact search does. Where no position at the horizon was reached (every
 line ended first) the value is the exact one (`exact`).
 
 `horizon_values(position, player, budget)` deepens a whole trick at a time (the first horizon is the end of the
@@ -63,6 +67,13 @@ class HorizonSearch:
 
     def estimate(self, player: str) -> int:
         """`player`'s result estimated at the horizon (see the module)."""
+        pos = self.position
+        bounds: Callable[[str], tuple[int, int]] | None = getattr(pos, "bounds", None)
+        low, high = bounds(player) if bounds is not None else (-INF, INF)
+        return max(low, min(high, self.guess(player)))
+
+    def guess(self, player: str) -> int:
+        """The estimate before the bounds are applied: the result so far, or the playout's."""
         pos = self.position
         if not self.playout:
             return pos.result(player)
@@ -146,6 +157,7 @@ class HorizonSearch:
                 b = min(b, v)
             if a >= b or (mine and v >= high) or (not mine and v <= low):
                 break
+        best = max(low, min(high, best))
         if best <= alpha:
             lo, hi = lo, min(hi, best)
         elif best >= beta:
