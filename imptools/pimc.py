@@ -9,8 +9,12 @@ and he plays the card with the best mean; ties go to the card the game's greedy 
 
 The worlds are capped (`Thinking.worlds`), and so is the thinking (`Thinking.think`): counted in search positions
 at a fixed rate (`RATE` a second), never in clock time, so that the same seed gives the same game on any machine
-and under any load. Where the game's search cannot solve a world quickly yet (`HandSimulator.within_reach`: early
-in a long hand), or where no world can be laid out for the table, the bot plays the greedy card.
+and under any load. Where the game's search solves a world to the end of the hand quickly
+(`HandSimulator.within_reach`: the last tricks), each world is solved exactly and no new world is started once
+the budget is spent. Before that (early in a long hand) each world is valued by the search cut at a horizon
+(`imptools.horizon`: the result so far at the horizon, within what the rules say it can still be), deepened a
+trick at a time within its share of the budget (the budget over the most worlds), so that every card play is
+decided by worlds. Only where no world can be laid out for the table does the bot play the greedy card.
 """
 
 from __future__ import annotations
