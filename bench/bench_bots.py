@@ -2,6 +2,7 @@
 
 python bench/bench_bots.py --hands 600                       # every game, 600 hands each
 python bench/bench_bots.py --games ninety-nine --hands 100 --think 0.1 --worlds 8 --jobs 2
+python bench/bench_bots.py --games bottle-imp --players 3 --hands 150 --jobs 1   # another table of the game
 
 Each hand is a fresh simulated deal (`imp simulate`'s own code, seed `--seed` + the hand's number) played with
 `pimc` in some seats and `greedy` in the others; the seats turn from hand to hand, so that every seat (and so
@@ -28,10 +29,16 @@ TABLES: dict[str, tuple[tuple[str, ...], str | None, int]] = {
 }
 """Each game's table: players, variant, and how many seats apart the `pimc` seats are repeated (2: partners)."""
 
+NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
+"""The players of a table of another size (`--players`)."""
 
-def one_hand(game: str, number: int, seed: int, think: float, worlds: int) -> float:
-    """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats'."""
+
+def one_hand(game: str, number: int, seed: int, think: float, worlds: int, size: int = 0) -> float:
+    """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats' (at a table of `size`
+    players where it is not 0, one `pimc` seat)."""
     players, variant, sides = TABLES[game]
+    if size:
+        players, sides = NAMES[:size], 1
     n = len(players)
     mine = {i for i in range(n) if i % (sides if sides > 1 else n) == number % (sides if sides > 1 else n)}
     bots = ",".join("pimc" if i in mine else "greedy" for i in range(n))
@@ -65,18 +72,21 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=0, help="also report after every N hands")
+    parser.add_argument("--players", type=int, default=0, help="another table size, one pimc seat (not partnerships)")
     args = parser.parse_args()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for game in args.games:
             start = time.perf_counter()
             futures = [
-                pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds) for h in range(args.hands)
+                pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds, args.players)
+                for h in range(args.hands)
             ]
+            label = f"{game} ({args.players} players)" if args.players else game
             diffs: list[float] = []
             for f in futures:
                 diffs.append(f.result())
                 if len(diffs) == len(futures) or (args.every and len(diffs) % args.every == 0):
-                    report(game, diffs, time.perf_counter() - start, args.jobs)
+                    report(label, diffs, time.perf_counter() - start, args.jobs)
 
 
 if __name__ == "__main__":
