@@ -48,13 +48,32 @@ def left(pos: SearchPosition) -> int:
     return n
 
 
-def minimax(pos: SearchPosition, player: str, togo: int) -> int:
-    """Plain minimax over every legal card, `togo` cards deep, the positions there valued by the result so far; every
-    position's value brought within the bounds it puts on the result, where it has them."""
+def played_out(pos: SearchPosition, player: str) -> int:
+    """`player`'s result once every player has played on the first group his search tries (the players against him
+    on `opposed()` where the position has it), the position left as it was."""
+    made = 0
+    while not pos.done():
+        card = pos.forced()
+        if card is None:
+            opposed = getattr(pos, "opposed", None)
+            against = opposed is not None and pos.to_move() not in pos.side(player)
+            card = (opposed() if against else pos.groups())[0][0]
+        pos.play(card)
+        made += 1
+    v = pos.result(player)
+    for _ in range(made):
+        pos.undo()
+    return v
+
+
+def minimax(pos: SearchPosition, player: str, togo: int, playout: bool = False) -> int:
+    """Plain minimax over every legal card, `togo` cards deep, the positions there valued by the result so far (or
+    with `playout`, `played_out`); every position's value brought within the bounds it puts on the result, where it
+    has them."""
     if pos.done():
         return pos.result(player)
     if togo == 0:
-        v = pos.result(player)
+        v = played_out(pos, player) if playout else pos.result(player)
         low, high = pos.bounds(player) if hasattr(pos, "bounds") else (v, v)
         return max(low, min(high, v))
     forced = pos.forced()
@@ -62,7 +81,7 @@ def minimax(pos: SearchPosition, player: str, togo: int) -> int:
     values = []
     for c in cards:
         pos.play(c)
-        values.append(minimax(pos, player, togo - 1))
+        values.append(minimax(pos, player, togo - 1, playout))
         pos.undo()
     if forced is not None:
         return values[0]
@@ -92,9 +111,10 @@ def test_past_the_end_of_the_hand_the_horizon_value_is_the_exact_one(
     assert checked > 30
 
 
+@pytest.mark.parametrize("playout", [False, True])
 @pytest.mark.parametrize(("game", "players", "variant"), TABLES)
-def test_before_the_horizon_it_is_the_plain_minimax_of_the_result_so_far_within_the_bounds(
-    game: str, players: tuple[str, ...], variant: str | None
+def test_before_the_horizon_it_is_the_plain_minimax_of_the_estimate_within_the_bounds(
+    game: str, players: tuple[str, ...], variant: str | None, playout: bool
 ) -> None:
     checked = 0
     for k, pos in enumerate(positions(game, players, variant, range(2))):
@@ -102,10 +122,10 @@ def test_before_the_horizon_it_is_the_plain_minimax_of_the_result_so_far_within_
             continue
         player = pos.to_move()
         plies = 2 + k % 4
-        cut = HorizonSearch(pos, plies)
+        cut = HorizonSearch(pos, plies, playout)
         for card in pos.legal():
             pos.play(card)
-            expected = minimax(pos, player, plies - 1)
+            expected = minimax(pos, player, plies - 1, playout)
             pos.undo()
             assert cut.after(player, card) == expected
             checked += 1
