@@ -56,8 +56,10 @@ def played_out(pos: SearchPosition, player: str) -> int:
         card = pos.forced()
         if card is None:
             opposed = getattr(pos, "opposed", None)
-            against = opposed is not None and pos.to_move() not in pos.side(player)
-            card = (opposed() if against else pos.groups())[0][0]
+            if opposed is not None and pos.to_move() not in pos.side(player):
+                card = opposed()[0][0]
+            else:
+                card = pos.groups()[0][0]
         pos.play(card)
         made += 1
     v = pos.result(player)
