@@ -11,14 +11,14 @@ for the players against P: the search's own first choices); either brought withi
 where the position says (`bounds`: a bottle its side surely loses, points it surely keeps). The value is the
 minimax of those leaves, each position's value brought within its bounds as well (the true result always is, so
 past the hand's end it is the exact value); the search is alpha-beta with a table, cutting on the bounds as the
-exact search does. Where no position at the horizon was reached (every
-line ended first) the value is the exact one (`exact`).
+exact search does. Where no position at the horizon was reached (every line ended first) the value is the
+exact one (`exact`).
 
 `horizon_values(position, player, budget)` deepens a whole trick at a time (the first horizon is the end of the
-trick in progress), each depth a new search whose table orders the next one's cards, until the
-budget of positions (`nodes`, counted, never timed) runs out: the depth the budget cut short is dropped and the
-last complete one's values are kept, so the values depend on the cards and the budget alone. Nothing here knows
-a game: it uses only the `SearchPosition` methods.
+trick in progress, searched whatever it costs: a trick's outcome is what the estimate knows least), each depth a
+new search whose table orders the next one's cards, until the budget of positions (`nodes`, counted, never timed)
+runs out: the depth the budget cut short is dropped and the last complete one's values are kept, so the values
+depend on the cards and the budget alone. Nothing here knows a game: it uses only the `SearchPosition` methods.
 """
 
 from __future__ import annotations
@@ -191,7 +191,7 @@ class Valued:
 def horizon_values(position: SearchPosition, player: str, budget: int, in_trick: int, playout: bool = False) -> Valued:
     """The value for `player`, who is to move in `position` with `in_trick` cards of the trick in progress already
     played, of each of his legal cards, deepened a trick at a time while `budget` positions last (see the module;
-    the first depth, the end of the trick in progress, is always searched whole)."""
+    the first depth, the end of the trick in progress, is always searched whole, whatever it costs)."""
     per = position.per_trick
     plies = per - in_trick
     spent = 0
