@@ -350,7 +350,8 @@ def like(
         raise SimulationError(f"{where}: who dealt it is not known")
     seen = sim.seen_at_deal(played, dealer, who)
     if isinstance(seen, str):
-        raise SimulationError(f"{seen}: what {who} saw at the deal cannot be dealt again")
+        game_of = where.rpartition("hand")[0]  # "game 2, " in a file of several games
+        raise SimulationError(f"{game_of}{seen}: what {who} saw at the deal cannot be dealt again")
     try:
         check_given(sim.places(dealer), sim.pack(), seen, sim.spell)
     except BadConditions as exc:

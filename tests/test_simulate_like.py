@@ -209,6 +209,9 @@ def test_a_file_of_several_games_names_the_game() -> None:
         like(games, "3:1", "Bo", Options("", ()))
     with pytest.raises(SimulationError, match="no hand 2: game 2 has 1 hand"):
         like(games, "2:2", "Bo", Options("", ()))
+    bare = "".join(simulate(Options("ninety-nine", ("Ana", "Bo", "Cy"), hands=1, seed=2, deals=False)))
+    with pytest.raises(SimulationError, match="game 2, hand 1 has no deal line for Bo"):
+        like(list(read_games(one + "\n" + bare)), "2:1", "Bo", Options("", ()))
 
 
 def test_a_tag_given_replaces_the_recorded_one_and_the_seats_case_is_forgiven() -> None:
