@@ -18,6 +18,7 @@ from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, un
 from imptools.cli.judging import internal_findings, judged, score_json, validate_files
 from imptools.cli.keeping import kept_texts
 from imptools.cli.knowing import BidsOpt, KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
+from imptools.cli.like import HandOpt, LikeOpt, SeatOpt, liked
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.cli.ranges import out_of_range
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
@@ -325,7 +326,7 @@ def _complete_variants(ctx: typer.Context, incomplete: str) -> list[str]:
 @app.command(cls=HelpCommand)
 def simulate(
     game: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--game",
             "-g",
@@ -333,16 +334,16 @@ def simulate(
             help="The game: bottle-imp, botifarra or ninety-nine.",
             autocompletion=_complete_games,
         ),
-    ],
+    ] = None,
     players: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--players",
             "-p",
             metavar='N|"A B C"',
-            help='How many players (names are made up), or their names: "A B C".',
+            help='How many players (names are made up; 4 if not given), or their names: "A B C".',
         ),
-    ] = "4",
+    ] = None,
     variant: Annotated[
         str | None,
         typer.Option(
@@ -372,6 +373,9 @@ def simulate(
         list[str] | None,
         typer.Option("--deal", metavar='"NAME: CARDS"', help="Give a place of the deal its cards (repeatable)."),
     ] = None,
+    like: LikeOpt = None,
+    hand: HandOpt = None,
+    seat: SeatOpt = None,
     think: Annotated[
         float, typer.Option("--think", min=0, metavar="SECONDS", help="pimc's thinking at a decision.")
     ] = 0.2,
@@ -407,6 +411,10 @@ def simulate(
     automaton), and the `score` lines are what `imp score` computes, so the
     record validates clean.
 
+    `--like` keeps what the seat saw when the deal was complete: his cards and
+    what the table shows then (turn-up, Lopaka's hand, open pack, face-up pile
+    cards); the bots make the exchange, bids, trump and calls again, and play.
+
     Examples:
 
       imp simulate --game bottle-imp --players 4 --hands 8 --seed 7
@@ -418,18 +426,22 @@ def simulate(
       imp simulate -g ninety-nine -p 3 -n 9 --seed 1 --bot pimc,greedy,greedy
 
       imp simulate -g bottle-imp --deal "Adam: 2 4 6 7 13 14 20 24 26"
+
+      imp simulate --like night.imp --hand 3 --seat Betty -n 20 --bot greedy
     """
     from imptools.simulate import Options, SimulationError, seats, tag_pairs
     from imptools.simulate import simulate as run
 
     try:
-        names, tags = seats(game, players, variant), tag_pairs(tag or [])
+        names, tags = seats(game or "", "4" if players is None else players, variant), tag_pairs(tag or [])
     except SimulationError as exc:
         shell.error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
+    given = tuple(deal or ())
     opts = Options(
-        game, names, variant, hands, seed, bot, not play_only, not no_scores, tags, tuple(deal or ()), think, worlds
+        game or "", names, variant, hands, seed, bot, not play_only, not no_scores, tags, given, think, worlds
     )
+    opts = liked(opts, like, hand, seat, (game, players, variant))
     pieces = run(opts, jobs_to_use(jobs))
     try:
         header = next(pieces)  # the options are checked before the first piece

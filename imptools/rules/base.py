@@ -342,6 +342,13 @@ class HandSimulator(Protocol):
         the order the dealer fills them."""
         ...
 
+    def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
+        """What `seat` saw of recorded hand `hand` (dealt by `dealer`) when the deal was complete: his own cards and
+        what the rules show the table then (Lopaka's hand, an open pack, the turn-up, face-up pile cards), as the
+        places and cards `--deal` gives (`places`; a pile's seen cards are its top ones), read from the record's
+        lines; or why the record cannot say (`imp simulate --like`)."""
+        ...
+
     def card(self, text: str) -> int | None:
         """The engine card a token names, or None when it is not a card of this pack."""
         ...

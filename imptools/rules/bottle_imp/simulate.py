@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from random import Random
 
-from imptools.record import NameRef
+from imptools.record import Hand, NameRef
 from imptools.rules.base import DealtHand, Position
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
 from imptools.rules.bottle_imp.cards import spell
 from imptools.rules.bottle_imp.setup import Setup
-from imptools.rules.dealing import deal_to
+from imptools.rules.dealing import deal_to, recorded
 from imptools.rules.tricks import follow
 
 REACH = {3: 21, 4: 36}
@@ -113,6 +113,17 @@ class BottleSimulator:
                 size = setup.dealt(NameRef(p, 0, 0, number if setup.two_pack else None), dealer) or 0
                 out.append((f"{p}.{number}" if setup.two_pack else p, size))
         return out
+
+    def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
+        """The seat's packs, Lopaka's hand (open to all) and every pack open from the deal (`shown_pack`). Bright
+        House's open packs are opened after the exchange, the bots' choice: not seen at the deal."""
+        shown = {seat, self.setup.automaton}
+        wanted = []
+        for place, size in self.places(dealer):
+            player, _, pack = place.partition(".")
+            if player in shown or (pack and int(pack) == self.setup.rules.shown_pack):
+                wanted.append((place, size, size))
+        return recorded(hand, wanted, self.card)
 
     def card(self, text: str) -> int | None:
         return self.setup.resolve(text)
