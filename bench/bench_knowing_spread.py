@@ -12,8 +12,9 @@ on what its player knew over `--samples` worlds, as the command does it, in roun
 
 Each line gives the wall seconds and the CPU seconds of all the work: the command's process and the processes it
 waited for (`wait4`), and for the cluster the workers' and the scheduler's CPU over the run as well (their
-`getrusage` before and after). The outputs of the three must be the same bytes; the script says so. The machine
-may be shared: the load average is printed before and after. Run it from outside the repository with a
+`getrusage` before and after; what they spend idle, heartbeats and all, is measured first and printed). The
+outputs of the three must be the same bytes; the script says so. The machine may be shared: the load average is
+printed before and after. Run it from outside the repository with a
 non-editable install to measure the compiled search (the first line says which).
 """
 
@@ -89,6 +90,10 @@ def main() -> None:
             ) as cluster,
             distributed.Client(cluster.scheduler_address) as client,
         ):
+            idle = cluster_cpu(client)
+            time.sleep(5)
+            idle = (cluster_cpu(client) - idle) / 5
+            print(f"the cluster idle (workers and scheduler): {idle:.3f} s CPU a second", flush=True)
             for r in range(args.rounds):
                 for name in figures:
                     if name == "cluster":
