@@ -24,8 +24,8 @@ bid: `PlayedHand.decisions`, from the game's search) are valued the same way, ea
 option's start position searched for the choosing player (`imptools.choices`).
 
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
-stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
-cluster.
+stepper call; `Runner` runs many hands in a process pool or on a Dask cluster, or
+(`--knowing`, fewer hands than workers) the hands here and their worlds there.
 """
 
 from __future__ import annotations
@@ -512,7 +512,7 @@ def analyse_hand(
     if on_play is not None:
         on_play(done, total)
     own = ProcessPoolExecutor(max_workers=jobs) if deal is not None and jobs > 1 and pool is None else None
-    pool = pool or own
+    pool = pool if pool is not None else own
     try:
         for made, (trick, player, card) in enumerate(found.plays):
             if pos.done() or pos.to_move() != player or card not in pos.legal():
