@@ -590,7 +590,7 @@ def replay(
 def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = None) -> Iterator[HandAnalysis]:
     """The analyses of `tasks` in their order, with a progress bar on a terminal while they run (stderr, or
     `console` where it is one): the hands done, and where they are analysed in this process the plays of the hand
-    under way."""
+    under way (also where a cluster takes their worlds)."""
     with shell.progress(len(tasks), least=1, console=console) as progress:
         if not progress:
             yield from runner.results(tasks)
@@ -600,7 +600,7 @@ def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = N
         def on_play(task: Task, done: int, total: int) -> None:
             progress.update(bar, description=f"game {task.game.index}, hand {task.hand}: play {done} of {total}")
 
-        for result in runner.results(tasks, on_play if runner.in_process(tasks) else None):
+        for result in runner.results(tasks, on_play):
             progress.update(bar, advance=1)
             yield result
 
@@ -622,7 +622,7 @@ def analyse(
     ] = None,
     scheduler: Annotated[
         str | None,
-        typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands to this Dask distributed scheduler."),
+        typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands (or the worlds) to this Dask scheduler."),
     ] = None,
     knowing: KnowingOpt = False,
     samples: SamplesOpt = "100",
@@ -652,7 +652,7 @@ def analyse(
 
       imp analyse ninety-nine.imp --hand 2 --bids
     """
-    from imptools.analyse import Runner, cores, tasks_for
+    from imptools.analyse import ClusterUnavailable, Runner, cores, tasks_for
 
     ask = knowing_ask(knowing, samples, seed)
     inputs = expand([file])
@@ -664,15 +664,19 @@ def analyse(
         shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)
     runner = Runner(jobs or cores(), scheduler)
-    if json:
-        shell.print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
-    else:
-        from imptools.present.analysis import print_analyses
+    try:
+        if json:
+            shell.print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
+        else:
+            from imptools.present.analysis import print_analyses
 
-        console = shell.rich_console()
-        # Each hand as soon as it is done; on a terminal, above the progress bar.
-        for result in _analysed(runner, tasks, console):
-            print_analyses(console, [result])
+            console = shell.rich_console()
+            # Each hand as soon as it is done; on a terminal, above the progress bar.
+            for result in _analysed(runner, tasks, console):
+                print_analyses(console, [result])
+    except ClusterUnavailable as exc:
+        shell.error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
 
 
 @app.command(cls=HelpCommand)
