@@ -28,6 +28,8 @@ TABLES = {
     "botifarra-4": ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), None, 2),
     "botifarra-individual": ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), "carregar", 2),
     "botifarra-3": ("botifarra", ("Ana", "Bernat", "Carles"), "lliure", 2),
+    "rector-vicar": ("botifarra", ("Ana", "Bernat"), "rector-vicar", 4),
+    "piles-and-hand": ("botifarra", ("Ana", "Bernat"), "piles-and-hand", 4),
     "ninety-nine": ("ninety-nine", ("Ann", "Bob", "Cy"), None, 1),
 }
 
