@@ -8,7 +8,8 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
   cards are not all there; a game the registry cannot lay out). `Worlds(deal, made, player)` does the same from a
   `KnownDeal` (`imptools.rules.get_known_deal(tag)(game, hand_number)`), to make many views of one hand cheaply.
 - A world (`World`) gives each place `player` has not seen (`Worlds.places`: another player's hand as it is now,
-  his discards, his bid cards, the imp's trick of nobody) a set of cards of its exact size, from the cards he has not
+  his discards, his bid cards, the imp's trick of nobody, a face-down pile card not yet turned up, his own too) a
+  set of cards of its exact size, from the cards he has not
   seen (`Worlds.pool`). It is **consistent** when (1) a card he passed is in its receiver's hand unless the receiver
   has played it since, and (2) every play made so far by every player is legal with the cards the world gives that
   player at that moment (his hand now plus every card he has played since, that play's card included): voids,
@@ -30,13 +31,15 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
 
 How a draw stays uniform: each card of the pool may go to the places the record allows it (a passed card to its
 receiver; a card that would have made a past play illegal, added alone to what that player is known to have held
-then, not to his hand: a void, a card that must have beaten). The number of ways to deal the pool to the places,
-exact sizes and those allowances kept, is counted exactly (a count per card and places' room left), and a deal is
-drawn card by card with each place's chance equal to the share of the ways that put the card there: every allowed
-deal is equally likely. The allowances only ever rule out worlds that break rule (2) (a play's legality never
-returns when cards are added to a hand), so the consistent worlds are all among the allowed deals; a drawn deal is
-then checked play by play against rule (2) and drawn again when it breaks it (rejection), which keeps the draw
-uniform over the consistent worlds.
+then, not to his hand: a void, a card that must have beaten). Places every card may go to alike form a class
+(`kinds`: two-player Botifarra's face-down pile cards, one a place). The number of ways to deal the pool to the
+classes, exact sizes and those allowances kept, is counted exactly (a count per card and classes' room left), and a
+deal is drawn card by card with each class's chance equal to the share of the ways that put the card there, then
+each class's cards are shuffled and cut at its places' sizes (every deal to the classes shares out in the same
+number of ways): every allowed deal is equally likely. The allowances only ever rule out worlds that break rule
+(2) (a play's legality never returns when cards are added to a hand), so the consistent worlds are all among the
+allowed deals; a drawn deal is then checked play by play against rule (2) and drawn again when it breaks it
+(rejection), which keeps the draw uniform over the consistent worlds.
 """
 
 from __future__ import annotations
