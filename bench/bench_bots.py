@@ -25,8 +25,13 @@ TABLES: dict[str, tuple[tuple[str, ...], str | None, int]] = {
     "bottle-imp": (("Adam", "Betty", "Christian", "Doris"), None, 1),
     "botifarra": (("Adam", "Betty", "Christian", "Doris"), None, 2),
     "ninety-nine": (("Adam", "Betty", "Christian"), None, 1),
+    "botifarra-rector-vicar": (("Adam", "Betty"), "rector-vicar", 1),
+    "botifarra-piles-and-hand": (("Adam", "Betty"), "piles-and-hand", 1),
 }
-"""Each game's table: players, variant, and how many seats apart the `pimc` seats are repeated (2: partners)."""
+"""Each table: players, variant, and how many seats apart the `pimc` seats are repeated (2: partners)."""
+
+GAME_OF = {"botifarra-rector-vicar": "botifarra", "botifarra-piles-and-hand": "botifarra"}
+"""The game of a table named other than its game."""
 
 
 def one_hand(game: str, number: int, seed: int, think: float, worlds: int) -> float:
@@ -35,7 +40,7 @@ def one_hand(game: str, number: int, seed: int, think: float, worlds: int) -> fl
     n = len(players)
     mine = {i for i in range(n) if i % (sides if sides > 1 else n) == number % (sides if sides > 1 else n)}
     bots = ",".join("pimc" if i in mine else "greedy" for i in range(n))
-    opts = Options(game, players, variant, seed=seed + number, bot=bots, think=think, worlds=worlds)
+    opts = Options(GAME_OF.get(game, game), players, variant, seed=seed + number, bot=bots, think=think, worlds=worlds)
     text = "".join(simulate(opts))
     line = next(x for x in text.splitlines() if x.startswith("score "))
     words = line.split()[1:]

@@ -28,6 +28,8 @@ TABLES = {
     "botifarra-4": ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), None, 2),
     "botifarra-individual": ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), "carregar", 2),
     "botifarra-3": ("botifarra", ("Ana", "Bernat", "Carles"), "lliure", 2),
+    "rector-vicar": ("botifarra", ("Ana", "Bernat"), "rector-vicar", 4),
+    "piles-and-hand": ("botifarra", ("Ana", "Bernat"), "piles-and-hand", 4),
     "ninety-nine": ("ninety-nine", ("Ann", "Bob", "Cy"), None, 1),
 }
 
@@ -176,3 +178,22 @@ def test_worlds_shared_out_to_processes_give_the_same_figures() -> None:
     shared = analyse_hand(g, 1, 10, knowing=KnowingAsk(30, 2), jobs=2)
     assert [p.to_dict() for p in shared.plays] == [p.to_dict() for p in alone.plays]
     assert any(p.knowing is not None and p.knowing.worlds == 30 for p in alone.plays)
+
+
+@pytest.mark.parametrize("table", ["rector-vicar", "piles-and-hand"])
+def test_two_player_endgames_know_the_cards_under_the_piles_only_once_turned_up(table: str) -> None:
+    """Late in a two-player hand some plays have one consistent world (every pile card turned up, the other hand
+    known), and there the knowing figures are the every-card-visible ones; others still have cards face down."""
+    one = many = 0
+    for seed in range(6):
+        a = analyse_hand(record(table, seed), 1, 21, knowing=KnowingAsk(None))
+        assert a.skipped is None and a.note is None
+        for p in a.plays:
+            k = p.knowing
+            assert k is not None
+            if k.worlds == 1:
+                assert k.values[p.card] == p.value_after and k.cost == p.cost and set(k.best) == set(p.best)
+                one += 1
+            else:
+                many += 1
+    assert one >= 10 and many >= 10

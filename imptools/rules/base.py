@@ -256,7 +256,9 @@ class Place:
 
     `owner` is the player whose place it is (None for one of nobody's: the turn-up, Lopaka's imp's trick);
     `plays` says its owner plays from it (his hand); `shown` that every player sees it (an open hand, a
-    declarer's bid cards, the turn-up). Its owner always sees it.
+    declarer's bid cards, the turn-up, a pile's top card). Its owner sees it, except a face-down card (`under`).
+    `under` makes it a face-down card of a pile (one card): the card lying on it where play starts. No player sees
+    it, its owner neither, until that card is played (it turns up then); from then on every player does.
     """
 
     name: str
@@ -264,6 +266,7 @@ class Place:
     cards: frozenset[int]
     plays: bool = False
     shown: bool = False
+    under: int | None = None
 
 
 @dataclass(slots=True)
