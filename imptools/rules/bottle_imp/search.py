@@ -475,6 +475,75 @@ class SearchBottle:
                 lying |= 1 << c
         return lying
 
+    def _sure_coins(self, seat: int) -> int:
+        """At a trick's start where `seat` leads, holds no card below the (higher) price and plays alone: coins his
+        quick tricks surely give him. He leads his top cards of a colour, one after another, while every other
+        player still holds a card of it and every card of it the others hold lies between the price and his card:
+        each must follow, no card below the price comes, and his card is the highest (he keeps the lead). Each
+        such trick gives him his card and, from each other player, at least the fewest coins among that player's
+        cards of the colour (the smallest ones, one trick each). (0 with partners or two packs.)"""
+        hands = self.hands
+        if self.packs or self.team[seat] != 1 << seat:
+            return 0
+        mine = hands[seat]
+        low = (2 << max(self.prices)) - 1
+        coins, suit = self.coins, self.suit
+        total = 0
+        rest = mine
+        while rest:
+            colour = suit[rest.bit_length() - 1]
+            rest &= ~colour
+            k = mine.bit_count()  # tricks he can run in this colour: at most his cards of it and each one's
+            top = 0  # the highest card of the colour the others hold
+            for o, h in enumerate(hands):
+                if o != seat:
+                    theirs = h & colour
+                    if not theirs or theirs & low:
+                        k = 0
+                        break
+                    k = min(k, theirs.bit_count())
+                    top = max(top, theirs.bit_length())
+            if not k:
+                continue
+            ours = mine & colour
+            run = 0
+            while ours and run < k and ours.bit_length() > top:
+                c = ours.bit_length() - 1
+                total += coins[c]
+                ours ^= 1 << c
+                run += 1
+            if run:
+                for o, h in enumerate(hands):
+                    if o != seat:
+                        total += sum(sorted(coins[c] for c in bits(h & colour))[:run])
+        return total
+
+    def _most_coins(self, seat: int) -> int:
+        """At a trick's start where `seat` plays alone and holds no card below the (higher) price, at most the
+        coins of the tricks he can still win: he wins one only where no card below the price comes and his card
+        is the highest, so each other player gives it a card below his highest; at most as many tricks as the
+        fewest such cards another holds, each giving him his best coins and each other player's best among those
+        cards. (No bound, `1 << 30`, with partners or two packs.)"""
+        hands = self.hands
+        if self.packs or self.team[seat] != 1 << seat:
+            return 1 << 30
+        mine = hands[seat]
+        if not mine:
+            return 0
+        under = (1 << (mine.bit_length() - 1)) - 1
+        w = mine.bit_count()
+        for o, h in enumerate(hands):
+            if o != seat:
+                w = min(w, (h & under).bit_count())
+        if not w:
+            return 0
+        coins = self.coins
+        total = sum(sorted((coins[c] for c in bits(mine)), reverse=True)[:w])
+        for o, h in enumerate(hands):
+            if o != seat:
+                total += sum(sorted((coins[c] for c in bits(h & under)), reverse=True)[:w])
+        return total
+
     def _wins_nothing(self, seat: int) -> bool:
         """At a trick's start, whether `seat`'s side can win no more trick: it has no card below the (higher)
         price (any card below it played wins its trick, so a trick it wins holds only cards lower than its own),
