@@ -337,8 +337,7 @@ class Gains(_Lines):
     table per player (its best card kept as a place among the cards in play), a history count for his own cards,
     a killer card for the others', and bounds at a trick's start: every coin in play and his bottles' price cards
     above (only those where he can win no more trick, `SearchBottle._wins_nothing`), those price cards below where
-    he surely loses his bottles (`SearchBottle._fate`); where he surely escapes, his quick tricks as he leads below
-    (`SearchBottle._sure_coins`) and the coins of the tricks he can still win above (`SearchBottle._most_coins`).
+    he surely loses his bottles (`SearchBottle._fate`).
     """
 
     by_coins = True

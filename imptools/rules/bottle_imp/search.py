@@ -112,11 +112,6 @@ class SearchBottle:
             self.coins[c] = v
             self.suit[c] = sum(1 << d for d, (cc, _) in setup.cards.items() if cc == col)
         self.colour = {c: col for c, (col, _) in setup.cards.items()}
-        self._by_coins = [
-            (v, sum(1 << c for c, (_, w) in setup.cards.items() if w == v))
-            for v in sorted({w for _, w in setup.cards.values()}, reverse=True)
-        ]
-        """The cards of each number of coins, as masks, the most coins first (`_top_coins`)."""
         self.holder = [0] * top
         """Who holds each card, as a seat (two packs: twice the seat, plus the pack): cards of two holders never
         share a run."""
@@ -520,23 +515,7 @@ class SearchBottle:
             if run:
                 for o, h in enumerate(hands):
                     if o != seat:
-                        theirs = h & colour
-                        total += self._top_coins(theirs, theirs.bit_count()) - self._top_coins(
-                            theirs, theirs.bit_count() - run
-                        )
-        return total
-
-    def _top_coins(self, mask: int, w: int) -> int:
-        """The coins of the `w` cards of `mask` worth most."""
-        total = 0
-        for v, cards in self._by_coins:
-            if w <= 0:
-                break
-            k = (mask & cards).bit_count()
-            if k > w:
-                k = w
-            total += k * v
-            w -= k
+                        total += sum(sorted(coins[c] for c in bits(h & colour))[:run])
         return total
 
     def _most_coins(self, seat: int) -> int:
@@ -558,10 +537,11 @@ class SearchBottle:
                 w = min(w, (h & under).bit_count())
         if not w:
             return 0
-        total = self._top_coins(mine, w)
+        coins = self.coins
+        total = sum(sorted((coins[c] for c in bits(mine)), reverse=True)[:w])
         for o, h in enumerate(hands):
             if o != seat:
-                total += self._top_coins(h & under, w)
+                total += sum(sorted((coins[c] for c in bits(h & under)), reverse=True)[:w])
         return total
 
     def _wins_nothing(self, seat: int) -> bool:
