@@ -281,60 +281,6 @@ def test_a_capped_escape_gives_the_same_answers(seed: int) -> None:
     assert capped_gains.nodes > free_gains.nodes
 
 
-QUICK_CASES = [(3, s, 3, None) for s in range(60)] + [(4, s, 3, None) for s in range(30)]
-QUICK_CASES += [(p, s, 2, None) for p in (5, 6) for s in range(30)] + [(5, s, 2, "second-bottle") for s in range(20)]
-QUICK_CASES += [(3, s, 3, "lopaka") for s in range(20)] + [(4, s, 3, "bambus-1995") for s in range(20)]
-QUICK_CASES += [(p, s, 2, v) for p, v in ((4, "teams"), (6, "teams-2-2-1-1")) for s in range(10)]
-
-
-@pytest.mark.parametrize(("players", "seed", "tricks", "variant"), QUICK_CASES)
-def test_quick_tricks_and_the_tricks_left_bound_the_gain(
-    players: int, seed: int, tricks: int, variant: str | None
-) -> None:
-    """Where a player surely ends without a bottle (so he holds no card below the price), the coins he can gain
-    from a trick's start (plain minimax: his value less his won coins) are at least his bottle's price card and his
-    quick tricks when he leads (`_sure_coins`), and at most that card and the coins of the tricks he can still win
-    (`_most_coins`), at every trick's start of a line played by random cards, for every player."""
-    from imptools.rules.bottle_imp.search import SearchBottle
-
-    deck = variant if variant == "bambus-1995" else None
-    pos = endgame(players, seed, tricks, None if deck else variant, deck)
-    assert isinstance(pos, SearchBottle)
-    rng = Random(seed)
-    while not pos.done():
-        if not pos.trick:
-            for player, seat in pos.seat.items():
-                if pos._fate(seat) is not True or pos.mult[seat] != 1:
-                    continue
-                gain = minimax(pos, player) - pos.side_won(seat)
-                mine = pos._price_coins(seat) if pos.holds(seat) else 0
-                assert gain <= mine + pos._most_coins(seat), (player, gain)
-                if pos.leader == seat:
-                    assert gain >= mine + pos._sure_coins(seat), (player, gain)
-        forced = pos.forced()
-        pos.play(rng.choice(pos.legal()) if forced is None else forced)
-
-
-def test_quick_tricks_and_the_tricks_left_bind() -> None:
-    """The two bounds are not idle: over the endgames above some player leads quick tricks worth coins, and some
-    player can win fewer tricks than are left (fewer coins than are in play)."""
-    from imptools.rules.bottle_imp.search import SearchBottle
-
-    sure = tight = 0
-    for players, seed, tricks, _ in QUICK_CASES[:90]:
-        pos = endgame(players, seed, tricks)
-        assert isinstance(pos, SearchBottle)
-        rng = Random(seed)
-        while not pos.done():
-            if not pos.trick:
-                for seat in range(pos.n):
-                    if pos._fate(seat) is True:
-                        sure += pos.leader == seat and pos._sure_coins(seat) > 0
-                        tight += pos._most_coins(seat) < pos.live_coins
-            pos.play(rng.choice(pos.legal()))
-    assert sure and tight
-
-
 @pytest.mark.parametrize("seed", range(40))
 def test_escape_built_inside_a_search_keys_as_one_built_at_the_start(seed: int) -> None:
     """`Escape` is built where a search first asks it, often deep in the tree: the cards played above that point

@@ -391,7 +391,7 @@ class Gains(_Lines):
         hands, prices, owners, coins = pos.hands, pos.prices, pos.owners, pos.coins
         forced_card = pos.forced if pos.lopaka >= 0 else None
         moves, order, settled_fate, wins_nothing = self._moves, self._order, pos._fate, pos._wins_nothing
-        price_coins, sure_coins, most_coins = pos._price_coins, pos._sure_coins, pos._most_coins
+        price_coins = pos._price_coins
         finish, unfinish = pos._close, pos._reopen
         me = self
         none: GainEntry = (FAILED, 1 << 30, -1, 0, ())
@@ -441,12 +441,7 @@ class Gains(_Lines):
                     mine = price_coins(seat) if pos.holds(seat) else 0
                     high = mine if wins_nothing(seat) else mine + in_play
                     if fate:
-                        # He surely escapes and has no card below the price: his quick tricks as he leads, and
-                        # at most the tricks he can still win.
-                        low = mine + sure_coins(seat) if pos.leader == seat else mine
-                        most = mine + most_coins(seat)
-                        if most < high:
-                            high = most
+                        low = mine
                     if low >= beta or low == high:
                         return low
                     if high <= alpha:
