@@ -56,10 +56,10 @@ def test_every_world_equals_the_obvious_enumeration(table: str, seed: int) -> No
     deal = known(g, 1)
     assert not isinstance(deal, str)
     spell = deal.played.position.spell
-    at = {(t, p): k for k, (t, p, _) in enumerate(deal.played.plays)}
+    at = {(t, p, spell(c)): k for k, (t, p, c) in enumerate(deal.played.plays)}
     assert analysis.plays
     for play in analysis.plays:
-        made = at[(play.trick, play.player)]
+        made = at[(play.trick, play.player, play.card)]
         knew = play.knowing
         assert knew is not None
         totals, worlds = knowing_totals(deal, made)

@@ -52,7 +52,7 @@ def obvious_worlds(w: Worlds) -> set[tuple[frozenset[int], ...]]:
         starts = [p.cards for p in deal.places]
         for i, cards in zip(w.hidden, world):
             place = deal.places[i]
-            starts[i] = cards | {c for _, who, c in w.history if who == place.owner and place.plays}
+            starts[i] = cards | {c for _, who, c in w.history if who == place.owner and place.plays and c in place.cards}
         pos = deal.start(starts)
         ok = True
         for _, who, card in w.history:

@@ -35,7 +35,7 @@ def consistent_worlds(deal: KnownDeal, made: int, viewer: str) -> list[list[froz
 
     def now(i: int) -> frozenset[int]:
         p = deal.places[i]
-        return p.cards - played.get(p.owner, set()) if p.plays and p.owner is not None else p.cards
+        return p.cards - played.get(p.owner, set()) if p.plays else p.cards
 
     pool = sorted(set().union(*(now(i) for i in unseen))) if unseen else []
     sizes = [len(now(i)) for i in unseen]
@@ -49,7 +49,8 @@ def consistent_worlds(deal: KnownDeal, made: int, viewer: str) -> list[list[froz
                 p = deal.places[i]
                 if any(c in passed and not (p.plays and p.owner == passed[c]) for c in cards):
                     return
-                starts[i] = cards | played.get(p.owner, set()) if p.plays and p.owner is not None else cards
+                # a hand or pack: the cards its owner has played from it since (the record's deal says which pack)
+                starts[i] = cards | (p.cards & played.get(p.owner, set())) if p.plays else cards
             pos = deal.start(starts)
             for _, who, card in history:
                 if pos.to_move() != who or card not in pos.legal():

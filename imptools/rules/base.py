@@ -255,8 +255,9 @@ class Place:
     """Where cards lie when play starts, as the knowing analysis sees a hand (`KnownDeal`).
 
     `owner` is the player whose place it is (None for one of nobody's: the turn-up, Lopaka's imp's trick);
-    `plays` says its owner plays from it (his hand); `shown` that every player sees it (an open hand, a
-    declarer's bid cards, the turn-up). Its owner always sees it.
+    `plays` says its owner plays from it (his hand, or one of his packs: of a player's places he plays from, all
+    but one are shown); `shown` that every player sees it (an open hand or pack, a declarer's bid cards, the
+    turn-up). Its owner always sees it.
     """
 
     name: str

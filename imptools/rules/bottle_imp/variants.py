@@ -27,6 +27,8 @@ class Variant:
     team_seats: tuple[tuple[int, ...], ...] = ()
     automaton: str | None = None
     open_pack: bool = False
+    face_up: int = 0
+    """In a two-pack variant whose players do not choose (no `open` lines), the pack (1 or 2) each lays face up."""
 
     @property
     def two_pack(self) -> bool:
@@ -44,7 +46,7 @@ RECORDS = (
     Variant("second-bottle", (5, 6), matagot=True, bottles=2),
     Variant("lopaka", (3,), automaton=LOPAKA),
     Variant("bright-house", (2,), packs=(9, 9), open_pack=True),
-    Variant("eye-of-the-demon", (2,), matagot=True, packs=(6, 12)),
+    Variant("eye-of-the-demon", (2,), matagot=True, packs=(6, 12), face_up=1),
 )
 
 BY_NAME = {v.name: v for v in RECORDS}
