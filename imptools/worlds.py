@@ -8,12 +8,14 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
   cards are not all there; a game the registry cannot lay out). `Worlds(deal, made, player)` does the same from a
   `KnownDeal` (`imptools.rules.get_known_deal(tag)(game, hand_number)`), to make many views of one hand cheaply.
 - A world (`World`) gives each place `player` has not seen (`Worlds.places`: another player's hand as it is now,
-  his discards, his bid cards, the imp's trick of nobody, a face-down pile card not yet turned up, his own too) a
-  set of cards of its exact size, from the cards he has not
-  seen (`Worlds.pool`). It is **consistent** when (1) a card he passed is in its receiver's hand unless the receiver
-  has played it since, and (2) every play made so far by every player is legal with the cards the world gives that
-  player at that moment (his hand now plus every card he has played since, that play's card included): voids,
-  following, Botifarra's obligations, Lopaka's automaton.
+  or the pack of his two he keeps face down, his discards, his bid cards, the imp's trick of nobody, a face-down
+  pile card not yet turned up, his own too) a set of cards of its exact size, from the cards he has not seen
+  (`Worlds.pool`). It is **consistent** when (1) a card he passed is in its receiver's hand unless the receiver has
+  played it since, and (2) every play made so far by every player is legal with the cards the world gives that
+  player at that moment (his hand now plus every card he has played since, that play's card included; with two
+  packs, each pack so, a card judged in the pack it came from): voids, following, Botifarra's obligations,
+  Lopaka's automaton. A player may play from several places only where all but one are shown (the Bottle Imp's
+  open pack, a pile's top card), so everyone knows which place each card he played came from.
 - `Worlds.position(world) -> SearchPosition | None`: the position after the `made` plays, every card of that world
   visible (a game-tree search values it: `imptools.analyse.Search`), or None when the world is not consistent.
 - `Worlds.all(limit=ENUMERATE_CAP) -> list[World]`: every consistent world, in a fixed order (`TooMany` past
@@ -27,19 +29,21 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
 - To value a world: `imptools.analyse.world_values(position, player) -> {card: value}`, the paranoid value (every
   card visible) after each legal card of the player to move; `imptools.analyse.knowing_play` averages them.
 - Attributes: `player` (the viewer), `places` and `sizes` (the unseen places and how many cards each holds now),
+  `spent` (the cards each of those places' owner has played from it),
   `pool` (the unseen cards), `history` (the plays made), `deal` (the `KnownDeal`).
 
 How a draw stays uniform: each card of the pool may go to the places the record allows it (a passed card to its
 receiver; a card that would have made a past play illegal, added alone to what that player is known to have held
-then, not to his hand: a void, a card that must have beaten). Places every card may go to alike form a class
-(`kinds`: two-player Botifarra's face-down pile cards, one a place). The number of ways to deal the pool to the
-classes, exact sizes and those allowances kept, is counted exactly (a count per card and classes' room left), and a
-deal is drawn card by card with each class's chance equal to the share of the ways that put the card there, then
-each class's cards are shuffled and cut at its places' sizes (every deal to the classes shares out in the same
-number of ways): every allowed deal is equally likely. The allowances only ever rule out worlds that break rule
-(2) (a play's legality never returns when cards are added to a hand), so the consistent worlds are all among the
-allowed deals; a drawn deal is then checked play by play against rule (2) and drawn again when it breaks it
-(rejection), which keeps the draw uniform over the consistent worlds.
+then, not to his hand: a void, a card that must have beaten; with two packs, what he held then in the pack the
+card came from, to that pack). Places every card may go to alike form a class (`kinds`: two-player Botifarra's
+face-down pile cards, one a place). The number of ways to deal the pool to the classes, exact sizes and those
+allowances kept, is counted exactly (a count per card and classes' room left), and a deal is drawn card by card
+with each class's chance equal to the share of the ways that put the card there, then each class's cards are
+shuffled and cut at its places' sizes (every deal to the classes shares out in the same number of ways): every
+allowed deal is equally likely. The allowances only ever rule out worlds that break rule (2) (a play's legality
+never returns when cards are added to a hand), so the consistent worlds are all among the allowed deals; a drawn
+deal is then checked play by play against rule (2) and drawn again when it breaks it (rejection), which keeps the
+draw uniform over the consistent worlds.
 """
 
 from __future__ import annotations
@@ -110,6 +114,11 @@ class Worlds:
         self.hidden = tuple(hidden)
         self.places: tuple[Place, ...] = tuple(deal.places[i] for i in hidden)
         """The places `player` has not seen, as a world fills them."""
+        self.spent: tuple[frozenset[int], ...] = tuple(self._spent(deal.places[i]) for i in hidden)
+        """For each of `places`, the cards its owner has played from it since play started."""
+        owners = [p.owner for p in self.places if p.plays]
+        if len(owners) != len(set(owners)):
+            raise ValueError("a player plays from two places another cannot see: which one a card came from is unknown")
         now = [self._now(deal.places[i]) for i in hidden]
         self.sizes = tuple(len(c) for c in now)
         self.pool: tuple[int, ...] = tuple(sorted(set().union(*now))) if now else ()
@@ -143,11 +152,17 @@ class Worlds:
             return deal
         return cls(deal, made, player)
 
-    def _now(self, place: Place) -> frozenset[int]:
-        """A place's cards after the plays made: a hand less what its owner has played."""
+    def _spent(self, place: Place) -> frozenset[int]:
+        """The cards played from a place since play started (none but from a hand or pack). A player who plays from
+        two places (the Bottle Imp's packs) has all but one of them seen by everyone, so which one a card he played
+        came from is known to all: the shown one where it lay there, else the other."""
         if place.plays and place.owner is not None:
-            return place.cards - self.played_by.get(place.owner, set())
-        return place.cards
+            return place.cards & frozenset(self.played_by.get(place.owner, ()))
+        return frozenset()
+
+    def _now(self, place: Place) -> frozenset[int]:
+        """A place's cards after the plays made: a hand less what its owner has played from it."""
+        return place.cards - self._spent(place)
 
     def _kinds(self) -> tuple[tuple[int, ...], ...]:
         """The places every card of the pool may lie in alike (the same allowances), in classes, each class in
@@ -177,12 +192,18 @@ class Worlds:
             k = hand_of.get(who)
             if k is not None and legal_from is not None and pos.forced() is None:
                 if playable is not None:  # what he could play then, less his hand now: every card of it seen
-                    known = set(playable()) - self._actual.cards[k]
+                    known: set[int] | None = set(playable()) - self._actual.cards[k]
+                elif card in self.spent[k]:
+                    # Judged within the place the card came from (a pack is judged alone; a play from a shown
+                    # pack proves nothing about the hidden one).
+                    spent = self.spent[k]
+                    known = {card} | {c for _, w, c in self.history[j + 1 :] if w == who and c in spent}
                 else:
-                    known = {card} | {c for _, w, c in self.history[j + 1 :] if w == who}
-                for u in self.pool:
-                    if k in allowed[u] and card not in legal_from(sorted(known | {u})):
-                        allowed[u].discard(k)
+                    known = None
+                if known is not None:
+                    for u in self.pool:
+                        if k in allowed[u] and card not in legal_from(sorted(known | {u})):
+                            allowed[u].discard(k)
             pos.play(card)
         return tuple(tuple(sorted(allowed[c])) for c in self.pool)
 
@@ -195,11 +216,8 @@ class Worlds:
     def start_cards(self, world: World) -> list[frozenset[int]]:
         """Every place's cards where play starts in `world` (hands with the cards their owners have played since)."""
         out = [p.cards for p in self.deal.places]
-        for i, cards in zip(self.hidden, world.cards):
-            place = self.deal.places[i]
-            if place.plays and place.owner is not None:
-                cards = cards | (place.cards & self.played_by.get(place.owner, set()))
-            out[i] = cards
+        for i, cards, spent in zip(self.hidden, world.cards, self.spent):
+            out[i] = cards | spent
         return out
 
     def _replay(self, pos: SearchPosition) -> SearchPosition | None:

@@ -20,6 +20,9 @@ TABLES = [
     ("bottle-imp", ("Adam", "Betty", "Carl"), None),
     ("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), None),
     ("bottle-imp", ("Adam", "Lopaka", "Carl"), "lopaka"),
+    ("bottle-imp", ("Adam", "Betty"), "bright-house"),
+    ("bottle-imp", ("Adam", "Betty"), "eye-of-the-demon"),
+    ("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), "teams"),
     ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), None),
     ("botifarra", ("Ana", "Bernat", "Carles"), None),
     ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), "lliure"),
@@ -55,7 +58,9 @@ def obvious_worlds(w: Worlds) -> set[tuple[frozenset[int], ...]]:
         starts = [p.cards for p in deal.places]
         for i, cards in zip(w.hidden, world):
             place = deal.places[i]
-            starts[i] = cards | {c for _, who, c in w.history if who == place.owner and place.plays} & place.cards
+            starts[i] = cards | {
+                c for _, who, c in w.history if who == place.owner and place.plays and c in place.cards
+            }
         pos = deal.start(starts)
         ok = True
         for _, who, card in w.history:
@@ -81,7 +86,7 @@ def test_all_worlds_equal_the_obvious_enumeration(
     game: str, players: tuple[str, ...], variant: str | None, seed: int, back: int
 ) -> None:
     g = record(game, players, variant, seed)
-    total = len(g.hands[0].tricks) * len(players)
+    total = sum(len(t.plays) for t in g.hands[0].tricks)
     checked = 0
     most = 6 if len(players) == 2 else 7  # a two-player hand replays twice the plays
     for made in range(total - 1, 0, -1):
@@ -123,6 +128,65 @@ def test_draws_are_uniform_over_the_consistent_worlds() -> None:
         if tried >= 3:
             break
     assert tried >= 3
+
+
+@pytest.mark.parametrize("variant", ["bright-house", "eye-of-the-demon"])
+def test_two_pack_draws_are_uniform_and_keep_the_open_packs(variant: str) -> None:
+    """A two-pack endgame: the other player's open pack is shown, never dealt; his hidden pack and discards are, and
+    the draws hit every consistent world about equally."""
+    tried = 0
+    for seed in range(40):
+        g = record("bottle-imp", ("Adam", "Betty"), variant, seed)
+        for made in range(20, 26):
+            w = Worlds.of(g, 1, made)
+            assert not isinstance(w, str)
+            other = "Betty" if w.player == "Adam" else "Adam"
+            assert [(p.owner, p.plays) for p in w.places] == [(other, True), (other, False)]
+            shown = [w.deal.places[i] for i in w.seen if w.deal.places[i].owner == other]
+            assert len(shown) == 1 and shown[0].shown and shown[0].plays
+            assert not shown[0].cards & set(w.pool)
+            every = w.all()
+            if not 4 <= len(every) <= 20:
+                continue
+            n = 300 * len(every)
+            counts = Counter(w.sample(n, Random(seed)))
+            assert set(counts) == set(every)
+            for x in every:
+                assert abs(counts[x] - 300) < 5 * 300**0.5, (seed, made, counts[x])
+            tried += 1
+            break
+        if tried >= 2:
+            break
+    assert tried >= 2
+
+
+def test_a_play_from_the_open_pack_proves_nothing_of_the_hidden_one() -> None:
+    """Eye of the Demon: a player who did not follow from his open pack may still hold the led colour in his hidden
+    pack; one who did not follow from his hidden pack holds none of it there, in every world."""
+    checked = {"open": 0, "hidden": 0}
+    for seed in range(30):
+        g = record("bottle-imp", ("Adam", "Betty"), "eye-of-the-demon", seed)
+        w = Worlds.of(g, 1, 28)
+        assert not isinstance(w, str)
+        deal = w.deal
+        colour = deal.played.position.suit  # type: ignore[attr-defined]
+        other = w.places[0].owner
+        (k_open,) = [i for i in w.seen if deal.places[i].owner == other and deal.places[i].plays]
+        every = w.all() if w.candidates() <= 20_000 else []
+        for j, (_, who, card) in enumerate(w.history):
+            led = w.history[j - j % 4][2]
+            if who != other or j % 4 == 0 or colour[card] == colour[led]:
+                continue
+            later = {c for _, p, c in w.history[j + 1 :] if p == other}
+            if card in deal.places[k_open].cards:
+                # off colour from the open pack: a world may give his hidden pack the led colour then
+                checked["open"] += any(colour[led] >> c & 1 for x in every for c in x.cards[0] | (later & w.spent[0]))
+            else:
+                for x in every:
+                    held = x.cards[0] | (later & w.spent[0])
+                    assert not any(colour[led] >> c & 1 for c in held), (seed, j)
+                checked["hidden"] += bool(every)
+    assert checked["open"] and checked["hidden"]
 
 
 def test_same_seed_same_worlds_and_the_worlds_are_consistent() -> None:

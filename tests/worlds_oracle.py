@@ -44,7 +44,7 @@ def consistent_worlds(deal: KnownDeal, made: int, viewer: str) -> list[list[froz
 
     def now(i: int) -> frozenset[int]:
         p = deal.places[i]
-        return p.cards - played.get(p.owner, set()) if p.plays and p.owner is not None else p.cards
+        return p.cards - played.get(p.owner, set()) if p.plays else p.cards
 
     pool = sorted(set().union(*(now(i) for i in unseen))) if unseen else []
     sizes = [len(now(i)) for i in unseen]
@@ -58,6 +58,7 @@ def consistent_worlds(deal: KnownDeal, made: int, viewer: str) -> list[list[froz
                 p = deal.places[i]
                 if any(c in passed and not (p.plays and p.owner == passed[c]) for c in cards):
                     return
+                # a hand or pack: the cards its owner has played from it since (the record's deal says which pack)
                 starts[i] = cards | (p.cards & played.get(p.owner, set())) if p.plays and p.owner is not None else cards
             pos = deal.start(starts)
             for _, who, card in history:

@@ -255,8 +255,9 @@ class Place:
     """Where cards lie when play starts, as the knowing analysis sees a hand (`KnownDeal`).
 
     `owner` is the player whose place it is (None for one of nobody's: the turn-up, Lopaka's imp's trick);
-    `plays` says its owner plays from it (his hand); `shown` that every player sees it (an open hand, a
-    declarer's bid cards, the turn-up, a pile's top card). Its owner sees it, except a face-down card (`under`).
+    `plays` says its owner plays from it (his hand, or one of his packs: of a player's places he plays from, all
+    but one are shown); `shown` that every player sees it (an open hand or pack, a declarer's bid cards, the
+    turn-up, a pile's top card). Its owner sees it, except a face-down card (`under`).
     `under` makes it a face-down card of a pile (one card): the card lying on it where play starts. No player sees
     it, its owner neither, until that card is played (it turns up then); from then on every player does.
     """
