@@ -241,9 +241,18 @@ class Solver:
             return reps
         out: list[int] = []  # each card's score and bit, in one number to sort
         if k == 0:
+            mate = self.partner[seat]
+            partner = self.hands[mate] if mate >= 0 else 0
             for b in reps:
-                top = not lv & SUIT_MASK[b // 12] & ~((2 << b) - 1)
-                out.append((-64 - POINTS_OF[b] if top else POINTS_OF[b] * 16 + b % 12) << 6 | b)
+                m = SUIT_MASK[b // 12]
+                top = not lv & m & ~((2 << b) - 1)
+                if top:
+                    score = -1000 - POINTS_OF[b]
+                elif partner & m and (lv & m).bit_length() == (partner & m).bit_length():
+                    score = -500 + POINTS_OF[b] * 16 + b % 12  # low to the partner's master of the suit
+                else:
+                    score = POINTS_OF[b] * 16 + b % 12
+                out.append(score << 6 | b)
         else:
             mine = self.partner[seat] == (lead + wat) % n
             safe = mine and cannot_be_taken(self.hands, n, self.trump, lead, k, win, led)
