@@ -2,7 +2,8 @@
 
 python bench/bench_bots.py --hands 600                       # every game, 600 hands each
 python bench/bench_bots.py --games ninety-nine --hands 100 --think 0.1 --worlds 8 --jobs 2
-python bench/bench_bots.py --games bottle-imp --players 3 --hands 150 --jobs 1   # another table of the game
+python bench/bench_bots.py --games bright-house eye-of-the-demon --hands 300   # the Bottle Imp's two-pack tables
+python bench/bench_bots.py --games bottle-imp-3 --hands 150 --jobs 1              # the Bottle Imp with three players
 
 Each hand is a fresh simulated deal (`imp simulate`'s own code, seed `--seed` + the hand's number) played with
 `pimc` in some seats and `greedy` in the others; the seats turn from hand to hand, so that every seat (and so
@@ -22,23 +23,23 @@ from concurrent.futures import ProcessPoolExecutor
 
 from imptools.simulate import Options, simulate
 
-TABLES: dict[str, tuple[tuple[str, ...], str | None, int]] = {
-    "bottle-imp": (("Adam", "Betty", "Christian", "Doris"), None, 1),
-    "botifarra": (("Adam", "Betty", "Christian", "Doris"), None, 2),
-    "ninety-nine": (("Adam", "Betty", "Christian"), None, 1),
+TABLES: dict[str, tuple[str, tuple[str, ...], str | None, int]] = {
+    "bottle-imp": ("bottle-imp", ("Adam", "Betty", "Christian", "Doris"), None, 1),
+    "botifarra": ("botifarra", ("Adam", "Betty", "Christian", "Doris"), None, 2),
+    "ninety-nine": ("ninety-nine", ("Adam", "Betty", "Christian"), None, 1),
+    "bottle-imp-3": ("bottle-imp", ("Adam", "Betty", "Christian"), None, 1),
+    "bright-house": ("bottle-imp", ("Adam", "Betty"), "bright-house", 1),
+    "eye-of-the-demon": ("bottle-imp", ("Adam", "Betty"), "eye-of-the-demon", 1),
+    "botifarra-rector-vicar": ("botifarra", ("Adam", "Betty"), "rector-vicar", 1),
+    "botifarra-piles-and-hand": ("botifarra", ("Adam", "Betty"), "piles-and-hand", 1),
 }
-"""Each game's table: players, variant, and how many seats apart the `pimc` seats are repeated (2: partners)."""
-
-NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
-"""The players of a table of another size (`--players`)."""
+"""Each table: its game, players, variant, and how many seats apart the `pimc` seats are repeated (2: partners).
+The first three (one a game) are run by default; the others when asked (`--games`)."""
 
 
-def one_hand(game: str, number: int, seed: int, think: float, worlds: int, size: int = 0) -> float:
-    """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats' (at a table of `size`
-    players where it is not 0, one `pimc` seat)."""
-    players, variant, sides = TABLES[game]
-    if size:
-        players, sides = NAMES[:size], 1
+def one_hand(table: str, number: int, seed: int, think: float, worlds: int) -> float:
+    """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats'."""
+    game, players, variant, sides = TABLES[table]
     n = len(players)
     mine = {i for i in range(n) if i % (sides if sides > 1 else n) == number % (sides if sides > 1 else n)}
     bots = ",".join("pimc" if i in mine else "greedy" for i in range(n))
@@ -65,28 +66,25 @@ def report(game: str, diffs: list[float], took: float, jobs: int) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--games", nargs="*", default=list(TABLES), choices=list(TABLES))
+    parser.add_argument("--games", nargs="*", default=list(TABLES)[:3], choices=list(TABLES))
     parser.add_argument("--hands", type=int, default=600)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--think", type=float, default=0.2)
     parser.add_argument("--worlds", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=0, help="also report after every N hands")
-    parser.add_argument("--players", type=int, default=0, help="another table size, one pimc seat (not partnerships)")
     args = parser.parse_args()
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for game in args.games:
             start = time.perf_counter()
             futures = [
-                pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds, args.players)
-                for h in range(args.hands)
+                pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds) for h in range(args.hands)
             ]
-            label = f"{game} ({args.players} players)" if args.players else game
             diffs: list[float] = []
             for f in futures:
                 diffs.append(f.result())
                 if len(diffs) == len(futures) or (args.every and len(diffs) % args.every == 0):
-                    report(label, diffs, time.perf_counter() - start, args.jobs)
+                    report(game, diffs, time.perf_counter() - start, args.jobs)
 
 
 if __name__ == "__main__":

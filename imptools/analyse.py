@@ -24,15 +24,15 @@ bid: `PlayedHand.decisions`, from the game's search) are valued the same way, ea
 option's start position searched for the choosing player (`imptools.choices`).
 
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
-stepper call; `analyse_hands` runs many hands in a process pool or on a Dask
-cluster.
+stepper call; `Runner` runs many hands in a process pool or on a Dask cluster, or
+(`--knowing`, fewer hands than workers) the hands here and their worlds there.
 """
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
@@ -476,10 +476,15 @@ def analyse_hand(
     knowing: KnowingAsk | None = None,
     jobs: int = 1,
     costly: bool = False,
+    pool: Executor | None = None,
 ) -> HandAnalysis:
     """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on; with `knowing`, each play
-    valued on what its player knew as well (the worlds spread over `jobs` processes); from trick 1, the choices
-    made before it too (`value_choices`; `costly` values the options of the costly ones as well)."""
+    valued on what its player knew as well; from trick 1, the choices made before it too (`value_choices`; `costly`
+    values the options of the costly ones as well).
+
+    With `knowing`, each play's worlds are valued in `jobs` shares on `pool` (any `Executor`: a process pool, a Dask
+    cluster's), or on a process pool of `jobs` made for the hand where `pool` is None and `jobs` > 1, while this
+    process values the play with every card visible; the figures do not depend on where the worlds ran."""
     head = (game.path, game.index, hand_number, from_trick)
     deal: KnownDeal | None = None
     if knowing is None:
@@ -506,7 +511,8 @@ def analyse_hand(
     done = 0
     if on_play is not None:
         on_play(done, total)
-    pool = ProcessPoolExecutor(max_workers=jobs) if deal is not None and jobs > 1 else None
+    own = ProcessPoolExecutor(max_workers=jobs) if deal is not None and jobs > 1 and pool is None else None
+    pool = pool if pool is not None else own
     try:
         for made, (trick, player, card) in enumerate(found.plays):
             if pos.done() or pos.to_move() != player or card not in pos.legal():
@@ -516,17 +522,18 @@ def analyse_hand(
                 )
                 break
             if trick >= from_trick and pos.forced() is None:
+                later = None
+                if deal is not None and knowing is not None:
+                    try:  # the worlds sent off first, valued while this process searches with every card visible
+                        later = knowing_later(game, hand_number, deal, made, knowing, pool, jobs)
+                    except TooMany as exc:
+                        note = f"trick {trick}: {exc}; the analysis stops before {player}'s play there"
+                        break
                 before, keep = search.choices(player)
                 after = before if card in keep else search.after(player, card)
                 cost = before - after
                 best = tuple(pos.spell(c) for c in keep)
-                knew = None
-                if deal is not None and knowing is not None:
-                    try:
-                        knew = knowing_play(game, hand_number, deal, made, knowing, pool, jobs)
-                    except TooMany as exc:
-                        note = f"trick {trick}: {exc}; the analysis stops before {player}'s play there"
-                        break
+                knew = None if later is None else later()
                 out.append(
                     PlayCost(trick, player, pos.spell(card), before, after, cost, best, mark(cost, found.marks), knew)
                 )
@@ -535,8 +542,8 @@ def analyse_hand(
                 done += 1
                 on_play(done, total)
     finally:
-        if pool is not None:
-            pool.shutdown()
+        if own is not None:
+            own.shutdown()
     return HandAnalysis(*head, tuple(out), None, note, search.positions() + nodes, found.marks, choices)
 
 
@@ -560,27 +567,49 @@ def knowing_play(
     deal: KnownDeal,
     made: int,
     ask: KnowingAsk,
-    pool: ProcessPoolExecutor | None = None,
-    jobs: int = 1,
+    pool: Executor | None = None,
+    shares: int = 1,
 ) -> Knowing:
     """The play after the first `made` plays of the hand valued over the worlds its player could be in (their
-    values found on `pool`, in `jobs` shares, where there is one)."""
+    values found on `pool`, in `shares`, where there is one)."""
+    return knowing_later(game, hand_number, deal, made, ask, pool, shares)()
+
+
+def knowing_later(
+    game: Game,
+    hand_number: int,
+    deal: KnownDeal,
+    made: int,
+    ask: KnowingAsk,
+    pool: Executor | None = None,
+    shares: int = 1,
+) -> Callable[[], Knowing]:
+    """`knowing_play` in two steps: the worlds are chosen now (`TooMany` is raised here) and, where there is a
+    `pool`, sent to it at once in `shares` runs of the chosen list; the function returned waits for them and sums.
+
+    The worlds depend only on the seed, the game and hand and `made`, never on the shares, and the sums are of
+    integers: the figures are the same however the worlds are split and wherever they run.
+    """
     _, player, card = deal.played.plays[made]
     worlds = Worlds(deal, made, player)
     chosen = worlds.choose(ask.samples, f"{ask.seed}/{game.index}/{hand_number}")
-    if pool is None:
-        totals = world_totals(worlds, chosen)
-    else:
-        share = -(-len(chosen) // jobs)
+    futures: list[Future[dict[int, int]]] = []
+    if pool is not None and shares > 1 and len(chosen) > 1:
+        share = -(-len(chosen) // shares)
         pieces = [chosen[i : i + share] for i in range(0, len(chosen), share)]
-        totals = {}
-        for part in pool.map(world_share, [(game, hand_number, made, player, p) for p in pieces]):
+        futures = [pool.submit(world_share, (game, hand_number, made, player, p)) for p in pieces]
+
+    def collect() -> Knowing:
+        totals: dict[int, int] = {}
+        for part in [f.result() for f in futures] if futures else [world_totals(worlds, chosen)]:
             for c, v in part.items():
                 totals[c] = totals.get(c, 0) + v
-    spell = deal.played.position.spell
-    top = max(totals.values())
-    best = tuple(spell(c) for c in sorted(totals) if totals[c] == top)
-    return Knowing({spell(c): totals[c] for c in sorted(totals)}, top - totals[card], best, len(chosen))
+        spell = deal.played.position.spell
+        top = max(totals.values())
+        best = tuple(spell(c) for c in sorted(totals) if totals[c] == top)
+        return Knowing({spell(c): totals[c] for c in sorted(totals)}, top - totals[card], best, len(chosen))
+
+    return collect
 
 
 def world_totals(worlds: Worlds, chosen: Sequence[World]) -> dict[int, int]:
@@ -651,9 +680,38 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
+class ClusterUnavailable(Exception):
+    """The Dask scheduler asked for cannot be used: `distributed` is not installed, or the address is wrong or
+    does not answer (the message says which)."""
+
+
+def worlds_spread(tasks: Sequence[Task], slots: int) -> bool:
+    """Whether `slots` workers take the worlds of hands analysed here rather than whole hands: for a knowing
+    analysis of fewer hands than workers (with as many hands as workers, whole hands keep every worker busy and
+    nothing is sent per play)."""
+    return len(tasks) < slots and any(t.knowing is not None for t in tasks)
+
+
+def one_by_one(
+    tasks: Sequence[Task],
+    on_play: Callable[[Task, int, int], None] | None,
+    shares: int = 1,
+    pool: Executor | None = None,
+) -> Iterator[HandAnalysis]:
+    """The hands analysed here one after another, each play's worlds in `shares` on `pool` where there is one."""
+    for t in tasks:
+        told = None if on_play is None else partial(on_play, t)
+        yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, shares, t.costly, pool)
+
+
 @dataclass
 class Runner:
-    """Where the hands are analysed: in this process, a process pool of `jobs`, or a Dask cluster (`scheduler`)."""
+    """Where the hands are analysed: in this process, a process pool of `jobs`, or a Dask cluster (`scheduler`).
+
+    With `--knowing` and fewer hands than workers (`worlds_spread`), the hands are analysed here one after
+    another and each play's worlds are shared out to the workers (the pool's processes or the cluster's threads);
+    otherwise whole hands go to the workers.
+    """
 
     jobs: int = field(default_factory=cores)
     scheduler: str | None = None
@@ -663,34 +721,53 @@ class Runner:
         return list(self.results(tasks))
 
     def in_process(self, tasks: Sequence[Task]) -> bool:
-        """Whether `results` analyses the hands here, one after another (and so can tell of each play)."""
-        return self.scheduler is None and (self.jobs <= 1 or len(tasks) <= 1)
+        """Whether `results` analyses the hands here, one after another, without a cluster (and so can tell of each
+        play; with a cluster, that depends on its size: `results` tells of each play wherever it can)."""
+        return self.scheduler is None and (self.jobs <= 1 or len(tasks) <= 1 or worlds_spread(tasks, self.jobs))
 
     def results(
         self, tasks: Sequence[Task], on_play: Callable[[Task, int, int], None] | None = None
     ) -> Iterator[HandAnalysis]:
         """The analyses of `tasks`, in their order, each as soon as it and those before it are done; where the
-        hands are analysed in this process (`in_process`), `on_play` hears of each play (`OnPlay`)."""
+        hands are analysed in this process, `on_play` hears of each play (`OnPlay`).
+
+        Raises `ClusterUnavailable` when the scheduler asked for cannot be used."""
         if self.scheduler is not None:
-            yield from on_cluster(tasks, self.scheduler)
-        elif self.in_process(tasks):
-            for t in tasks:
-                told = None if on_play is None else partial(on_play, t)
-                yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, self.jobs, t.costly)
+            yield from on_cluster(tasks, self.scheduler, on_play)
+        elif self.jobs <= 1 or (len(tasks) <= 1 and not worlds_spread(tasks, self.jobs)):
+            yield from one_by_one(tasks, on_play)
+        elif worlds_spread(tasks, self.jobs):
+            with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+                yield from one_by_one(tasks, on_play, self.jobs, pool)
         else:
             with ProcessPoolExecutor(max_workers=min(self.jobs, len(tasks))) as pool:
                 yield from pool.map(run_task, tasks)
 
 
-def on_cluster(tasks: Sequence[Task], address: str) -> Iterator[HandAnalysis]:
+def on_cluster(
+    tasks: Sequence[Task], address: str, on_play: Callable[[Task, int, int], None] | None = None
+) -> Iterator[HandAnalysis]:
     """Analyse `tasks` on the Dask distributed cluster whose scheduler listens at `address`, each result in
-    their order as soon as it is done.
+    their order as soon as it is done: whole hands on its workers, or (`worlds_spread` over the cluster's threads)
+    the hands here and each play's worlds in as many shares as the cluster has threads.
 
     Needs the `cluster` extra (`dask[distributed]`), imported only here.
     """
-    from distributed import Client
-
-    with Client(address) as client:  # type: ignore[no-untyped-call]
-        for future in client.map(run_task, list(tasks), pure=False):
-            result: HandAnalysis = future.result()
-            yield result
+    try:
+        from distributed import Client
+    except ImportError as exc:
+        raise ClusterUnavailable(
+            "--scheduler needs Dask distributed: install imptools with the cluster extra (imptools[cluster])"
+        ) from exc
+    try:
+        client = Client(address)  # type: ignore[no-untyped-call]
+    except (OSError, ValueError, TypeError) as exc:
+        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
+    with client:
+        slots = sum(client.nthreads().values())  # type: ignore[no-untyped-call]
+        if worlds_spread(tasks, slots):
+            yield from one_by_one(tasks, on_play, slots, client.get_executor(pure=False))  # type: ignore[no-untyped-call]
+        else:
+            for future in client.map(run_task, list(tasks), pure=False):
+                result: HandAnalysis = future.result()
+                yield result

@@ -10,14 +10,18 @@ from __future__ import annotations
 
 import functools
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from random import Random
+from typing import TYPE_CHECKING
 
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
 from imptools.rules.base import HandSimulator, Position
 from imptools.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from imptools.record import Game, Hand
 
 BOTS = ("random", "greedy", "pimc")
 _TAG_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_]*")
@@ -50,6 +54,8 @@ class Options:
     """The `pimc` bot's thinking at a decision, in seconds' worth of search positions (`imptools.pimc.RATE`)."""
     worlds: int = 12
     """The most worlds the `pimc` bot solves at a decision."""
+    dealer: str | None = None
+    """Who deals every hand (`--like`: the recorded hand's dealer); None: hand 1's default dealer, then in turn."""
 
 
 def _header(opts: Options) -> str:
@@ -188,7 +194,7 @@ def _prepare(opts: Options) -> tuple[str, HandSimulator, list[str]]:
     if sim is None:
         raise SimulationError(f"{opts.game} with {len(opts.players)} players and these tags cannot be simulated")
     _bots(opts)
-    dealers = [h.dealer or "" for h in ruleset.judge(game).hands]
+    dealers = [opts.dealer] * opts.hands if opts.dealer else [h.dealer or "" for h in ruleset.judge(game).hands]
     if opts.deal:
         _given(opts, sim, dealers[0])
     return header, sim, dealers
@@ -296,3 +302,135 @@ def _score_line(header: str, body: list[str], number: int) -> str:
     assert ruleset is not None
     scores = ruleset.judge(game).hands[0].scores or {}
     return "score " + " ".join(f"{p} {v}" for p, v in scores.items())
+
+
+_NOT_COPIED = ("Result",)
+"""Tags of a recorded game that `--like` leaves out of the new game: how the recorded game ended is not this one's."""
+
+
+def like(
+    games: Sequence[Game],
+    hand: str,
+    seat: str,
+    opts: Options,
+    game: str | None = None,
+    players: str | None = None,
+    variant: str | None = None,
+) -> Options:
+    """`opts` (hands, seed, bots, what to write) made to deal hand `hand` of `games` again as `seat` saw it.
+
+    The new game has the recorded game's game, variant, players and tags (not `Result`; a `--tag` of the same name
+    replaces one), every hand the recorded hand's dealer, and the cards `seat` saw when the deal was complete (his
+    own, and what the rules show the table then: `HandSimulator.seen_at_deal`) given as `--deal` gives them; the
+    other cards are dealt at random and everything after the deal is the bots'. `hand` is `N`, the hand numbered N
+    (in the one game that has one), or `GAME:N`. `game`, `players` and `variant` are those options as given beside
+    `--like` (None where not given): refused where they contradict the record, as is `--deal`.
+    """
+    from imptools.rules.dealing import BadConditions, check_given
+
+    if opts.deal:
+        raise SimulationError("--deal cannot be added to --like: the cards dealt to order are what the seat saw")
+    record, played, where = _recorded_hand(games, hand)
+    name = record.game_name or ""
+    ruleset = get_ruleset(name)
+    if ruleset is None:
+        raise SimulationError(f"game {record.index} is not a game imptools knows (Game `{name}`)")
+    if not record.players:
+        raise SimulationError(f"game {record.index} has no Players tag")
+    _agrees(record, game, players, variant)
+    sim = ruleset.simulator(record)
+    if sim is None:
+        raise SimulationError(
+            f"{name} with {len(record.players)} players and the tags of game {record.index} cannot be simulated"
+        )
+    who = _seat(record, seat)
+    judged = ruleset.judge(record).hands
+    dealer = next((r.dealer for h, r in zip(record.hands, judged) if h is played), None)
+    if not dealer:
+        raise SimulationError(f"{where}: who dealt it is not known")
+    seen = sim.seen_at_deal(played, dealer, who)
+    if isinstance(seen, str):
+        game_of = where.rpartition("hand")[0]  # "game 2, " in a file of several games
+        raise SimulationError(f"{game_of}{seen}: what {who} saw at the deal cannot be dealt again")
+    try:
+        check_given(sim.places(dealer), sim.pack(), seen, sim.spell)
+    except BadConditions as exc:
+        raise SimulationError(f"{where}: {exc}") from None
+    deal = tuple(f"{place}: {' '.join(sim.spell(c) for c in cards)}" for place, cards in seen.items())
+    asked = dict(opts.tags)
+    tags = [(t.name, asked.pop(t.name, t.value)) for t in record.tags if t.name not in (*_OWN_TAGS, *_NOT_COPIED)]
+    tags += asked.items()
+    return replace(
+        opts,
+        game=name,
+        players=record.players,
+        variant=record.tag("Variant"),
+        tags=tuple(tags),
+        deal=deal,
+        dealer=dealer,
+    )
+
+
+def _recorded_hand(games: Sequence[Game], hand: str) -> tuple[Game, Hand, str]:
+    """The game and hand `--hand` names (`N`, or `GAME:N`), and how to name it in a message."""
+    first, colon, last = hand.strip().rpartition(":")
+    if not last.isdigit() or int(last) < 1 or (colon and not (first.isdigit() and int(first) >= 1)):
+        raise SimulationError(
+            f"--hand {hand}: give the hand's number (--hand 3), or in a file of several games the game's and the"
+            " hand's (--hand 2:3)"
+        )
+    held = [g for g in games if g.holds_game]
+    if not held:
+        why = "; ".join(f.message for g in games for f in g.findings[:1])
+        raise SimulationError("the file holds no game" + (f" ({why})" if why else ""))
+    number = int(last)
+    chosen = [g for g in held if not colon or g.index == int(first)]
+    if not chosen:
+        raise SimulationError(f"no game {first}: the file holds {_counted(len(held), 'game')}")
+    found = [(g, h) for g in chosen for h in g.hands if h.number == number]
+    if not found:
+        most = max(len(g.hands) for g in chosen)
+        if len(chosen) == 1:
+            owner = f"game {first}" if colon else "the game"
+            raise SimulationError(f"no hand {number}: {owner} has {_counted(most, 'hand')}")
+        raise SimulationError(f"no hand {number}: the games of the file have at most {_counted(most, 'hand')}")
+    indexes = sorted({g.index for g, _ in found})
+    if len(indexes) > 1:
+        listed = ", ".join(str(i) for i in indexes)
+        raise SimulationError(
+            f"games {listed} of the file have a hand {number}: say which, e.g. --hand {indexes[0]}:{number}"
+        )
+    if len(found) > 1:
+        raise SimulationError(f"game {indexes[0]} has {len(found)} hands numbered {number}: the record is ambiguous")
+    record, played = found[0]
+    return record, played, f"game {record.index}, hand {number}" if len(held) > 1 else f"hand {number}"
+
+
+def _counted(n: int, what: str) -> str:
+    return f"{n} {what}" + ("" if n == 1 else "s")
+
+
+def _agrees(record: Game, game: str | None, players: str | None, variant: str | None) -> None:
+    """Refuse `--game`, `--players` or `--variant` given with `--like` where they say other than the record."""
+    name, names, kept = record.game_name, record.players, record.tag("Variant")
+    if game is not None and game != name:
+        raise SimulationError(f"--game {game}: the recorded game is {name}; leave --game out with --like")
+    if players is not None and (len(names) != int(players) if players.isdigit() else tuple(players.split()) != names):
+        raise SimulationError(f"--players {players}: the recorded game is played by {' '.join(names)}")
+    if variant is not None and variant != kept:
+        says = f"is {kept}" if kept else "has no Variant tag (its game's default)"
+        raise SimulationError(f"--variant {variant}: the recorded game {says}; leave --variant out with --like")
+
+
+def _seat(record: Game, seat: str) -> str:
+    """The player `--seat` names (the case of a name forgiven), or a refusal naming the close one."""
+    if seat in record.players:
+        return seat
+    for p in record.players:
+        if p.casefold() == seat.strip().casefold():
+            return p
+    near = did_you_mean(seat, record.players)
+    hint = f"did you mean `{near}`? " if near else ""
+    raise SimulationError(
+        f"`{seat}` does not play game {record.index} ({hint}the players: {', '.join(record.players)})"
+    )

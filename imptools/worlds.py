@@ -8,11 +8,14 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
   cards are not all there; a game the registry cannot lay out). `Worlds(deal, made, player)` does the same from a
   `KnownDeal` (`imptools.rules.get_known_deal(tag)(game, hand_number)`), to make many views of one hand cheaply.
 - A world (`World`) gives each place `player` has not seen (`Worlds.places`: another player's hand as it is now,
-  his discards, his bid cards, the imp's trick of nobody) a set of cards of its exact size, from the cards he has not
-  seen (`Worlds.pool`). It is **consistent** when (1) a card he passed is in its receiver's hand unless the receiver
-  has played it since, and (2) every play made so far by every player is legal with the cards the world gives that
-  player at that moment (his hand now plus every card he has played since, that play's card included): voids,
-  following, Botifarra's obligations, Lopaka's automaton.
+  or the pack of his two he keeps face down, his discards, his bid cards, the imp's trick of nobody, a face-down
+  pile card not yet turned up, his own too) a set of cards of its exact size, from the cards he has not seen
+  (`Worlds.pool`). It is **consistent** when (1) a card he passed is in its receiver's hand unless the receiver has
+  played it since, and (2) every play made so far by every player is legal with the cards the world gives that
+  player at that moment (his hand now plus every card he has played since, that play's card included; with two
+  packs, each pack so, a card judged in the pack it came from): voids, following, Botifarra's obligations,
+  Lopaka's automaton. A player may play from several places only where all but one are shown (the Bottle Imp's
+  open pack, a pile's top card), so everyone knows which place each card he played came from.
 - `Worlds.position(world) -> SearchPosition | None`: the position after the `made` plays, every card of that world
   visible (a game-tree search values it: `imptools.analyse.Search`), or None when the world is not consistent.
 - `Worlds.all(limit=ENUMERATE_CAP) -> list[World]`: every consistent world, in a fixed order (`TooMany` past
@@ -26,23 +29,28 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
 - To value a world: `imptools.analyse.world_values(position, player) -> {card: value}`, the paranoid value (every
   card visible) after each legal card of the player to move; `imptools.analyse.knowing_play` averages them.
 - Attributes: `player` (the viewer), `places` and `sizes` (the unseen places and how many cards each holds now),
+  `spent` (the cards each of those places' owner has played from it),
   `pool` (the unseen cards), `history` (the plays made), `deal` (the `KnownDeal`).
 
 How a draw stays uniform: each card of the pool may go to the places the record allows it (a passed card to its
 receiver; a card that would have made a past play illegal, added alone to what that player is known to have held
-then, not to his hand: a void, a card that must have beaten). The number of ways to deal the pool to the places,
-exact sizes and those allowances kept, is counted exactly (a count per card and places' room left), and a deal is
-drawn card by card with each place's chance equal to the share of the ways that put the card there: every allowed
-deal is equally likely. The allowances only ever rule out worlds that break rule (2) (a play's legality never
-returns when cards are added to a hand), so the consistent worlds are all among the allowed deals; a drawn deal is
-then checked play by play against rule (2) and drawn again when it breaks it (rejection), which keeps the draw
-uniform over the consistent worlds.
+then, not to his hand: a void, a card that must have beaten; with two packs, what he held then in the pack the
+card came from, to that pack). Places every card may go to alike form a class (`kinds`: two-player Botifarra's
+face-down pile cards, one a place). The number of ways to deal the pool to the classes, exact sizes and those
+allowances kept, is counted exactly (a count per card and classes' room left), and a deal is drawn card by card
+with each class's chance equal to the share of the ways that put the card there, then each class's cards are
+shuffled and cut at its places' sizes (every deal to the classes shares out in the same number of ways): every
+allowed deal is equally likely. The allowances only ever rule out worlds that break rule (2) (a play's legality
+never returns when cards are added to a hand), so the consistent worlds are all among the allowed deals; a drawn
+deal is then checked play by play against rule (2) and drawn again when it breaks it (rejection), which keeps the
+draw uniform over the consistent worlds.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass
+from math import factorial, prod
 from random import Random
 
 from imptools.record import Game
@@ -89,10 +97,16 @@ class Worlds:
         for _, who, card in self.history:
             played_by.setdefault(who, set()).add(card)
         self.played_by = played_by
+        played = {card for _, _, card in self.history}
         seen: list[int] = []
         hidden: list[int] = []
         for i, place in enumerate(deal.places):
-            if place.owner == player or place.shown:
+            if place.under is not None:  # a face-down pile card: seen by all once the card on it is played
+                if place.under in played:
+                    seen.append(i)
+                else:
+                    hidden.append(i)
+            elif place.owner == player or place.shown:
                 seen.append(i)
             else:
                 hidden.append(i)
@@ -100,6 +114,11 @@ class Worlds:
         self.hidden = tuple(hidden)
         self.places: tuple[Place, ...] = tuple(deal.places[i] for i in hidden)
         """The places `player` has not seen, as a world fills them."""
+        self.spent: tuple[frozenset[int], ...] = tuple(self._spent(deal.places[i]) for i in hidden)
+        """For each of `places`, the cards its owner has played from it since play started."""
+        owners = [p.owner for p in self.places if p.plays]
+        if len(owners) != len(set(owners)):
+            raise ValueError("a player plays from two places another cannot see: which one a card came from is unknown")
         now = [self._now(deal.places[i]) for i in hidden]
         self.sizes = tuple(len(c) for c in now)
         self.pool: tuple[int, ...] = tuple(sorted(set().union(*now))) if now else ()
@@ -107,6 +126,17 @@ class Worlds:
         self._actual = World(tuple(now))
         self.allowed = self._allowances()
         """For each card of the pool, the indexes of the places (in `places`) it may lie in."""
+        self.kinds = self._kinds()
+        """The places in classes every card may lie in alike (each class's places, in `places`' order): the count
+        and the draw deal the pool to the classes, then share each class's cards out among its places."""
+        kind_of = {k: t for t, kind in enumerate(self.kinds) for k in kind}
+        self._kind_allowed = tuple(tuple(sorted({kind_of[k] for k in a})) for a in self.allowed)
+        self._kind_sizes = tuple(sum(self.sizes[k] for k in kind) for kind in self.kinds)
+        self._shares = prod(
+            factorial(self._kind_sizes[t]) // prod(factorial(self.sizes[k]) for k in kind)
+            for t, kind in enumerate(self.kinds)
+        )
+        """The ways to share out each class's cards among its places, once the classes' cards are dealt."""
         self._counts: dict[tuple[int, tuple[int, ...]], int] = {}
 
     # ----------------------------------------------------------------------- construction
@@ -122,15 +152,32 @@ class Worlds:
             return deal
         return cls(deal, made, player)
 
-    def _now(self, place: Place) -> frozenset[int]:
-        """A place's cards after the plays made: a hand less what its owner has played."""
+    def _spent(self, place: Place) -> frozenset[int]:
+        """The cards played from a place since play started (none but from a hand or pack). A player who plays from
+        two places (the Bottle Imp's packs) has all but one of them seen by everyone, so which one a card he played
+        came from is known to all: the shown one where it lay there, else the other."""
         if place.plays and place.owner is not None:
-            return place.cards - self.played_by.get(place.owner, set())
-        return place.cards
+            return place.cards & frozenset(self.played_by.get(place.owner, ()))
+        return frozenset()
+
+    def _now(self, place: Place) -> frozenset[int]:
+        """A place's cards after the plays made: a hand less what its owner has played from it."""
+        return place.cards - self._spent(place)
+
+    def _kinds(self) -> tuple[tuple[int, ...], ...]:
+        """The places every card of the pool may lie in alike (the same allowances), in classes, each class in
+        `places`' order and the classes in the order of their first place."""
+        columns: dict[tuple[int, ...], list[int]] = {}
+        for k in range(len(self.places)):
+            column = tuple(i for i, where in enumerate(self.allowed) if k in where)
+            columns.setdefault(column, []).append(k)
+        return tuple(sorted((tuple(kind) for kind in columns.values()), key=lambda kind: kind[0]))
 
     def _allowances(self) -> tuple[tuple[int, ...], ...]:
         """Where each card of the pool may lie: rule (1), and the cards a past play proves its player did not hold
-        (each tried alone, added to the cards he is known to have held then)."""
+        (each tried alone, added to the cards he is known to have held then: that play's card and the cards he
+        played from his hand after it, and where the position says what he could play besides his hand
+        (`playable`: a pile's top cards), those too)."""
         places = self.places
         hand_of = {p.owner: k for k, p in enumerate(places) if p.plays and p.owner is not None}
         every = tuple(range(len(places)))
@@ -140,13 +187,23 @@ class Worlds:
                 allowed[card] = {hand_of[receiver]}
         pos = self.deal.start([p.cards for p in self.deal.places])
         legal_from = getattr(pos, "legal_from", None)
+        playable = getattr(pos, "playable", None)
         for j, (_, who, card) in enumerate(self.history):
             k = hand_of.get(who)
             if k is not None and legal_from is not None and pos.forced() is None:
-                known = {card} | {c for _, w, c in self.history[j + 1 :] if w == who}
-                for u in self.pool:
-                    if k in allowed[u] and card not in legal_from(sorted(known | {u})):
-                        allowed[u].discard(k)
+                if playable is not None:  # what he could play then, less his hand now: every card of it seen
+                    known: set[int] | None = set(playable()) - self._actual.cards[k]
+                elif card in self.spent[k]:
+                    # Judged within the place the card came from (a pack is judged alone; a play from a shown
+                    # pack proves nothing about the hidden one).
+                    spent = self.spent[k]
+                    known = {card} | {c for _, w, c in self.history[j + 1 :] if w == who and c in spent}
+                else:
+                    known = None
+                if known is not None:
+                    for u in self.pool:
+                        if k in allowed[u] and card not in legal_from(sorted(known | {u})):
+                            allowed[u].discard(k)
             pos.play(card)
         return tuple(tuple(sorted(allowed[c])) for c in self.pool)
 
@@ -159,11 +216,8 @@ class Worlds:
     def start_cards(self, world: World) -> list[frozenset[int]]:
         """Every place's cards where play starts in `world` (hands with the cards their owners have played since)."""
         out = [p.cards for p in self.deal.places]
-        for i, cards in zip(self.hidden, world.cards):
-            place = self.deal.places[i]
-            if place.plays and place.owner is not None:
-                cards = cards | self.played_by.get(place.owner, set())
-            out[i] = cards
+        for i, cards, spent in zip(self.hidden, world.cards, self.spent):
+            out[i] = cards | spent
         return out
 
     def _replay(self, pos: SearchPosition) -> SearchPosition | None:
@@ -190,16 +244,18 @@ class Worlds:
     def candidates(self) -> int:
         """How many deals of the pool to the places keep their sizes and the allowances (at least as many as the
         consistent worlds)."""
-        return self._count(0, self.sizes)
+        return self._count(0, self._kind_sizes) * self._shares
 
     def _count(self, i: int, room: tuple[int, ...]) -> int:
+        """The ways to deal the pool's cards from the `i`th on to the classes of places (`kinds`) with `room` left
+        in each, the allowances kept."""
         if i == len(self.pool):
             return 1
         key = (i, room)
         found = self._counts.get(key)
         if found is None:
             found = 0
-            for k in self.allowed[i]:
+            for k in self._kind_allowed[i]:
                 if room[k]:
                     found += self._count(i + 1, room[:k] + (room[k] - 1,) + room[k + 1 :])
             self._counts[key] = found
@@ -236,12 +292,13 @@ class Worlds:
         return [w for w in self._deals() if self.position(w) is not None]
 
     def draw(self, rng: Random) -> World:
-        """One allowed deal, uniformly (each place's chance for a card is its share of the ways left)."""
-        room = self.sizes
-        chosen: list[list[int]] = [[] for _ in self.places]
+        """One allowed deal, uniformly: each class of places' chance for a card is its share of the ways left, then
+        each class's cards are shuffled and cut at its places' sizes (every share alike)."""
+        room = self._kind_sizes
+        chosen: list[list[int]] = [[] for _ in self.kinds]
         for i, card in enumerate(self.pool):
             r = rng.randrange(self._count(i, room))
-            for k in self.allowed[i]:
+            for k in self._kind_allowed[i]:
                 if not room[k]:
                     continue
                 after = room[:k] + (room[k] - 1,) + room[k + 1 :]
@@ -251,7 +308,15 @@ class Worlds:
                     room = after
                     break
                 r -= ways
-        return World(tuple(frozenset(c) for c in chosen))
+        out: list[frozenset[int]] = [frozenset()] * len(self.places)
+        for kind, cards in zip(self.kinds, chosen):
+            if len(kind) > 1:
+                rng.shuffle(cards)
+            at = 0
+            for k in kind:
+                out[k] = frozenset(cards[at : at + self.sizes[k]])
+                at += self.sizes[k]
+        return World(tuple(out))
 
     def sample(self, n: int, rng: Random) -> list[World]:
         """`n` consistent worlds, each drawn uniformly and independently (fewer only where `TRIES` draws a world

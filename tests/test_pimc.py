@@ -46,9 +46,9 @@ def opts(game: str, players: str, variant: str | None, tags: tuple[tuple[str, st
     return Options(game, tuple(players.split()), variant, tags=tags, think=THINK, worlds=WORLDS, **kw)  # type: ignore[arg-type]
 
 
-SEARCHED = {1, 2, 4, 7, 10, 11, 14}
-"""Tables whose worlds `imptools.worlds` lays out and the search solves (the two-pack, teams and two-player tables
-play the greedy card); the four-player Bottle Imp too, left out here only because its hands take long to solve."""
+SEARCHED = {1, 2, 3, 4, 5, 6, 7, 10, 11, 12, 13, 14}
+"""Tables checked to play by worlds: every table here but the Botifarra play rules lliure and carregar (their
+search is obligada's) and the four-player Bottle Imp, left out only because its hands take long to solve."""
 
 
 @pytest.mark.parametrize(("game", "players", "variant", "tags"), TABLES)
@@ -167,6 +167,68 @@ def test_a_wrong_count_or_an_unknown_bot_is_refused(bot: str, says: str) -> None
     cmd = [sys.executable, "-m", "imptools", "simulate", "-g", "bottle-imp", "--bot", bot]
     done = subprocess.run(cmd, capture_output=True, text=True)
     assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("variant", ["rector-vicar", "piles-and-hand"])
+def test_two_player_tables_value_the_worlds_with_one_consistent_world_exactly(variant: str) -> None:
+    """Where a two-player position has one consistent world (nothing under the piles, the other hand known), pimc's
+    totals are that world's every-card-visible values, once per world asked."""
+    found = 0
+    for seed in range(16):
+        text = "".join(simulate(Options("botifarra", ("Ana", "Bernat"), variant, seed=seed, bot="random")))
+        (g,) = read_games(text)
+        for made in range(24, 47):
+            worlds = Worlds.of(g, 1, made)
+            assert not isinstance(worlds, str)
+            if worlds.candidates() > 1:
+                continue
+            actual = worlds.position(worlds.actual())
+            assert actual is not None
+            player, legal = actual.to_move(), actual.legal()
+            if len(legal) < 2:
+                continue
+            search = Search(actual)
+            exact = {c: search.after(player, c) for c in legal}
+            totals = values(record_upto(g, text, made), made, player, legal, Random(seed), Thinking(2, 10.0))
+            assert totals == {c: 2 * v for c, v in exact.items()}
+            found += 1
+    assert found >= 10
+
+
+def test_a_teams_world_is_valued_for_the_side() -> None:
+    """Teams: the worlds the bot draws keep the record's sides, and each card's total is the sum over them of the
+    side's value (a plain minimax where both partners choose for it)."""
+    from worlds_oracle import minimax
+
+    players = ("Adam", "Betty", "Christian", "Doris")
+    checked = 0
+    for seed in range(3):
+        text = "".join(simulate(Options("bottle-imp", players, "teams", seed=seed, bot="greedy")))
+        (g,) = read_games(text)
+        found = played_hand(g, 1)
+        assert not isinstance(found, str)
+        # the last play but six or seven whose player has a partner (four players: seats 1 and 3 from the dealer)
+        made = next(m for m in range(len(found.plays) - 7, 0, -1) if len(found.position.side(found.plays[m][1])) == 2)
+        worlds = Worlds.of(g, 1, made)
+        assert not isinstance(worlds, str)
+        player = worlds.player
+        side = found.position.side(player)
+        assert len(side) == 2
+        rng = Random(seed)
+        expected: dict[int, int] = {}
+        for _ in range(3):
+            (world,) = worlds.sample(1, rng)
+            position = worlds.position(world)
+            assert position is not None and position.side(player) == side
+            for c in position.legal():
+                position.play(c)
+                expected[c] = expected.get(c, 0) + minimax(position, player)
+                position.undo()
+        legal = sorted(expected)
+        totals = values(record_upto(g, text, made), made, player, legal, Random(seed), Thinking(3, 100.0))
+        assert totals == expected
+        checked += len(legal) > 1
+    assert checked
 
 
 EARLY = [

@@ -5,7 +5,8 @@ the seed, and records that cannot be dealt."""
 from __future__ import annotations
 
 from collections import Counter
-from itertools import permutations
+from itertools import pairwise, permutations
+from math import factorial
 from random import Random
 
 import pytest
@@ -19,9 +20,14 @@ TABLES = [
     ("bottle-imp", ("Adam", "Betty", "Carl"), None),
     ("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), None),
     ("bottle-imp", ("Adam", "Lopaka", "Carl"), "lopaka"),
+    ("bottle-imp", ("Adam", "Betty"), "bright-house"),
+    ("bottle-imp", ("Adam", "Betty"), "eye-of-the-demon"),
+    ("bottle-imp", ("Adam", "Betty", "Carl", "Doris"), "teams"),
     ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), None),
     ("botifarra", ("Ana", "Bernat", "Carles"), None),
     ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), "lliure"),
+    ("botifarra", ("Ana", "Bernat"), "rector-vicar"),
+    ("botifarra", ("Ana", "Bernat"), "piles-and-hand"),
     ("ninety-nine", ("Ann", "Bob", "Cy"), None),
 ]
 
@@ -52,7 +58,9 @@ def obvious_worlds(w: Worlds) -> set[tuple[frozenset[int], ...]]:
         starts = [p.cards for p in deal.places]
         for i, cards in zip(w.hidden, world):
             place = deal.places[i]
-            starts[i] = cards | {c for _, who, c in w.history if who == place.owner and place.plays}
+            starts[i] = cards | {
+                c for _, who, c in w.history if who == place.owner and place.plays and c in place.cards
+            }
         pos = deal.start(starts)
         ok = True
         for _, who, card in w.history:
@@ -78,12 +86,13 @@ def test_all_worlds_equal_the_obvious_enumeration(
     game: str, players: tuple[str, ...], variant: str | None, seed: int, back: int
 ) -> None:
     g = record(game, players, variant, seed)
-    total = len(g.hands[0].tricks) * len(players)
+    total = sum(len(t.plays) for t in g.hands[0].tricks)
     checked = 0
+    most = 6 if len(players) == 2 else 7  # a two-player hand replays twice the plays
     for made in range(total - 1, 0, -1):
         w = Worlds.of(g, 1, made)
         assert not isinstance(w, str), w
-        if len(w.pool) > 7:
+        if len(w.pool) > most:
             break
         if w.player == "Lopaka":
             continue
@@ -119,6 +128,65 @@ def test_draws_are_uniform_over_the_consistent_worlds() -> None:
         if tried >= 3:
             break
     assert tried >= 3
+
+
+@pytest.mark.parametrize("variant", ["bright-house", "eye-of-the-demon"])
+def test_two_pack_draws_are_uniform_and_keep_the_open_packs(variant: str) -> None:
+    """A two-pack endgame: the other player's open pack is shown, never dealt; his hidden pack and discards are, and
+    the draws hit every consistent world about equally."""
+    tried = 0
+    for seed in range(40):
+        g = record("bottle-imp", ("Adam", "Betty"), variant, seed)
+        for made in range(20, 26):
+            w = Worlds.of(g, 1, made)
+            assert not isinstance(w, str)
+            other = "Betty" if w.player == "Adam" else "Adam"
+            assert [(p.owner, p.plays) for p in w.places] == [(other, True), (other, False)]
+            shown = [w.deal.places[i] for i in w.seen if w.deal.places[i].owner == other]
+            assert len(shown) == 1 and shown[0].shown and shown[0].plays
+            assert not shown[0].cards & set(w.pool)
+            every = w.all()
+            if not 4 <= len(every) <= 20:
+                continue
+            n = 300 * len(every)
+            counts = Counter(w.sample(n, Random(seed)))
+            assert set(counts) == set(every)
+            for x in every:
+                assert abs(counts[x] - 300) < 5 * 300**0.5, (seed, made, counts[x])
+            tried += 1
+            break
+        if tried >= 2:
+            break
+    assert tried >= 2
+
+
+def test_a_play_from_the_open_pack_proves_nothing_of_the_hidden_one() -> None:
+    """Eye of the Demon: a player who did not follow from his open pack may still hold the led colour in his hidden
+    pack; one who did not follow from his hidden pack holds none of it there, in every world."""
+    checked = {"open": 0, "hidden": 0}
+    for seed in range(30):
+        g = record("bottle-imp", ("Adam", "Betty"), "eye-of-the-demon", seed)
+        w = Worlds.of(g, 1, 28)
+        assert not isinstance(w, str)
+        deal = w.deal
+        colour = deal.played.position.suit  # type: ignore[attr-defined]
+        other = w.places[0].owner
+        (k_open,) = [i for i in w.seen if deal.places[i].owner == other and deal.places[i].plays]
+        every = w.all() if w.candidates() <= 20_000 else []
+        for j, (_, who, card) in enumerate(w.history):
+            led = w.history[j - j % 4][2]
+            if who != other or j % 4 == 0 or colour[card] == colour[led]:
+                continue
+            later = {c for _, p, c in w.history[j + 1 :] if p == other}
+            if card in deal.places[k_open].cards:
+                # off colour from the open pack: a world may give his hidden pack the led colour then
+                checked["open"] += any(colour[led] >> c & 1 for x in every for c in x.cards[0] | (later & w.spent[0]))
+            else:
+                for x in every:
+                    held = x.cards[0] | (later & w.spent[0])
+                    assert not any(colour[led] >> c & 1 for c in held), (seed, j)
+                checked["hidden"] += bool(every)
+    assert checked["open"] and checked["hidden"]
 
 
 def test_same_seed_same_worlds_and_the_worlds_are_consistent() -> None:
@@ -176,3 +244,78 @@ def test_records_without_every_deal_line_are_refused_with_the_reason() -> None:
     (g,) = read_games(cut)
     found = Worlds.of(g, 1, 4)
     assert isinstance(found, str) and "Carl 9" in found
+
+
+@pytest.mark.parametrize("variant", ["rector-vicar", "piles-and-hand"])
+def test_draws_are_uniform_on_two_player_tables(variant: str) -> None:
+    """The places every card may lie in alike (the cards under the piles, a hand that showed no void) are dealt as
+    one class, then shared out: still every consistent world about equally often."""
+    tried = 0
+    for seed in range(40):
+        g = record("botifarra", ("Ana", "Bernat"), variant, seed)
+        for made in range(36, 44):
+            w = Worlds.of(g, 1, made)
+            assert not isinstance(w, str)
+            every = w.all()
+            if not 4 <= len(every) <= 30 or all(len(kind) == 1 for kind in w.kinds):
+                continue
+            n = 300 * len(every)
+            drawn = w.sample(n, Random(seed))
+            assert len(drawn) == n
+            counts = Counter(drawn)
+            assert set(counts) == set(every)
+            for x in every:
+                assert abs(counts[x] - 300) < 5 * 300**0.5, (seed, made, counts[x])
+            tried += 1
+        if tried >= 3:
+            break
+    assert tried >= 3
+
+
+def pile_lines(g: Game) -> dict[str, list[list[str]]]:
+    """Each player's piles as the record's `deal NAME.P` lines write them, top card first."""
+    out: dict[str, list[list[str]]] = {}
+    for deal in g.hands[0].deals:
+        if deal.player.pack is not None:
+            out.setdefault(deal.player.name, []).append([c.text for c in deal.cards])
+    return out
+
+
+def test_the_cards_under_the_piles_are_unseen_by_both_players_until_turned_up() -> None:
+    """Rector-vicar: the unseen cards are exactly those under a pile card not yet played, the viewer's own piles
+    too; nothing played before shows where they lie, so every way to lay them is a consistent world."""
+    for seed in range(6):
+        g = record("botifarra", ("Ana", "Bernat"), "rector-vicar", seed)
+        for made in (0, 11, 30, 41, 44):
+            w = Worlds.of(g, 1, made)
+            assert not isinstance(w, str)
+            spell = w.deal.played.position.spell
+            gone = {spell(c) for _, _, c in w.history}
+            under = {
+                card
+                for piles in pile_lines(g).values()
+                for pile in piles
+                for above, card in pairwise(pile)
+                if above not in gone
+            }
+            assert {spell(c) for c in w.pool} == under
+            assert all(p.under is not None and len(p.cards) == 1 for p in w.places)
+            assert {p.owner for p in w.places} <= {"Ana", "Bernat"}
+            assert w.candidates() == factorial(len(w.pool))
+            if len(w.pool) <= 5:
+                assert len(w.all()) == factorial(len(w.pool))
+
+
+def test_piles_and_hand_the_other_hand_is_unseen_and_the_own_hand_seen() -> None:
+    g = record("botifarra", ("Ana", "Bernat"), "piles-and-hand", 3)
+    for made in (0, 9, 20, 33):
+        w = Worlds.of(g, 1, made)
+        assert not isinstance(w, str)
+        hands = [p for p in w.places if p.plays]
+        assert [p.owner for p in hands] == [next(q for q in ("Ana", "Bernat") if q != w.player)]
+        mine = next(p for p in w.deal.places if p.plays and p.owner == w.player)
+        assert not mine.cards & set(w.pool)
+        # every world gives the other player a hand of the size he holds now and keeps the pile cards one a place
+        for x in w.choose(20, seed=1):
+            assert [len(c) for c in x.cards] == list(w.sizes)
+            assert w.position(x) is not None

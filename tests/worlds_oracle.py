@@ -26,16 +26,25 @@ def minimax(pos: SearchPosition, player: str) -> int:
 def consistent_worlds(deal: KnownDeal, made: int, viewer: str) -> list[list[frozenset[int]]]:
     """Every deal of the cards `viewer` has not seen after `made` plays to the places he has not seen (their sizes
     kept), as each place's cards where play starts, kept when each card he passed is in its receiver's hand unless
-    played and every play made is legal in the position dealt so."""
+    played and every play made is legal in the position dealt so. A face-down pile card is unseen by all until the
+    card on it has been played."""
     history = deal.played.plays[:made]
     played: dict[str | None, set[int]] = {}
     for _, who, card in history:
         played.setdefault(who, set()).add(card)
-    unseen = [i for i, p in enumerate(deal.places) if p.owner != viewer and not p.shown]
+    gone = {card for _, _, card in history}
+
+    def hidden(i: int) -> bool:
+        p = deal.places[i]
+        if p.under is not None:
+            return p.under not in gone
+        return p.owner != viewer and not p.shown
+
+    unseen = [i for i in range(len(deal.places)) if hidden(i)]
 
     def now(i: int) -> frozenset[int]:
         p = deal.places[i]
-        return p.cards - played.get(p.owner, set()) if p.plays and p.owner is not None else p.cards
+        return p.cards - played.get(p.owner, set()) if p.plays else p.cards
 
     pool = sorted(set().union(*(now(i) for i in unseen))) if unseen else []
     sizes = [len(now(i)) for i in unseen]
@@ -49,7 +58,8 @@ def consistent_worlds(deal: KnownDeal, made: int, viewer: str) -> list[list[froz
                 p = deal.places[i]
                 if any(c in passed and not (p.plays and p.owner == passed[c]) for c in cards):
                     return
-                starts[i] = cards | played.get(p.owner, set()) if p.plays and p.owner is not None else cards
+                # a hand or pack: the cards its owner has played from it since (the record's deal says which pack)
+                starts[i] = cards | (p.cards & played.get(p.owner, set())) if p.plays and p.owner is not None else cards
             pos = deal.start(starts)
             for _, who, card in history:
                 if pos.to_move() != who or card not in pos.legal():

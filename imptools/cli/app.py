@@ -18,6 +18,7 @@ from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, un
 from imptools.cli.judging import internal_findings, judged, score_json, validate_files
 from imptools.cli.keeping import kept_texts
 from imptools.cli.knowing import BidsOpt, KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
+from imptools.cli.like import HandOpt, LikeOpt, SeatOpt, liked
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.cli.ranges import out_of_range
 from imptools.files import ChangedError, Snapshot, shown, write_atomically
@@ -325,7 +326,7 @@ def _complete_variants(ctx: typer.Context, incomplete: str) -> list[str]:
 @app.command(cls=HelpCommand)
 def simulate(
     game: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--game",
             "-g",
@@ -333,16 +334,16 @@ def simulate(
             help="The game: bottle-imp, botifarra or ninety-nine.",
             autocompletion=_complete_games,
         ),
-    ],
+    ] = None,
     players: Annotated[
-        str,
+        str | None,
         typer.Option(
             "--players",
             "-p",
             metavar='N|"A B C"',
-            help='How many players (names are made up), or their names: "A B C".',
+            help='How many players (names are made up; 4 if not given), or their names: "A B C".',
         ),
-    ] = "4",
+    ] = None,
     variant: Annotated[
         str | None,
         typer.Option(
@@ -372,6 +373,9 @@ def simulate(
         list[str] | None,
         typer.Option("--deal", metavar='"NAME: CARDS"', help="Give a place of the deal its cards (repeatable)."),
     ] = None,
+    like: LikeOpt = None,
+    hand: HandOpt = None,
+    seat: SeatOpt = None,
     think: Annotated[
         float, typer.Option("--think", min=0, metavar="SECONDS", help="pimc's thinking at a decision.")
     ] = 0.2,
@@ -407,6 +411,10 @@ def simulate(
     automaton), and the `score` lines are what `imp score` computes, so the
     record validates clean.
 
+    `--like` keeps what the seat saw when the deal was complete: his cards and
+    what the table shows then (turn-up, Lopaka's hand, open pack, face-up pile
+    cards); the bots make the exchange, bids, trump and calls again, and play.
+
     Examples:
 
       imp simulate --game bottle-imp --players 4 --hands 8 --seed 7
@@ -418,18 +426,22 @@ def simulate(
       imp simulate -g ninety-nine -p 3 -n 9 --seed 1 --bot pimc,greedy,greedy
 
       imp simulate -g bottle-imp --deal "Adam: 2 4 6 7 13 14 20 24 26"
+
+      imp simulate --like night.imp --hand 3 --seat Betty -n 20 --bot greedy
     """
     from imptools.simulate import Options, SimulationError, seats, tag_pairs
     from imptools.simulate import simulate as run
 
     try:
-        names, tags = seats(game, players, variant), tag_pairs(tag or [])
+        names, tags = seats(game or "", "4" if players is None else players, variant), tag_pairs(tag or [])
     except SimulationError as exc:
         shell.error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
+    given = tuple(deal or ())
     opts = Options(
-        game, names, variant, hands, seed, bot, not play_only, not no_scores, tags, tuple(deal or ()), think, worlds
+        game or "", names, variant, hands, seed, bot, not play_only, not no_scores, tags, given, think, worlds
     )
+    opts = liked(opts, like, hand, seat, (game, players, variant))
     pieces = run(opts, jobs_to_use(jobs))
     try:
         header = next(pieces)  # the options are checked before the first piece
@@ -578,7 +590,7 @@ def replay(
 def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = None) -> Iterator[HandAnalysis]:
     """The analyses of `tasks` in their order, with a progress bar on a terminal while they run (stderr, or
     `console` where it is one): the hands done, and where they are analysed in this process the plays of the hand
-    under way."""
+    under way (also where a cluster takes their worlds)."""
     with shell.progress(len(tasks), least=1, console=console) as progress:
         if not progress:
             yield from runner.results(tasks)
@@ -588,7 +600,7 @@ def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = N
         def on_play(task: Task, done: int, total: int) -> None:
             progress.update(bar, description=f"game {task.game.index}, hand {task.hand}: play {done} of {total}")
 
-        for result in runner.results(tasks, on_play if runner.in_process(tasks) else None):
+        for result in runner.results(tasks, on_play):
             progress.update(bar, advance=1)
             yield result
 
@@ -610,7 +622,7 @@ def analyse(
     ] = None,
     scheduler: Annotated[
         str | None,
-        typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands to this Dask distributed scheduler."),
+        typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands (or the worlds) to this Dask scheduler."),
     ] = None,
     knowing: KnowingOpt = False,
     samples: SamplesOpt = "100",
@@ -640,7 +652,7 @@ def analyse(
 
       imp analyse ninety-nine.imp --hand 2 --bids
     """
-    from imptools.analyse import Runner, cores, tasks_for
+    from imptools.analyse import ClusterUnavailable, Runner, cores, tasks_for
 
     ask = knowing_ask(knowing, samples, seed)
     inputs = expand([file])
@@ -652,15 +664,19 @@ def analyse(
         shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)
     runner = Runner(jobs or cores(), scheduler)
-    if json:
-        shell.print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
-    else:
-        from imptools.present.analysis import print_analyses
+    try:
+        if json:
+            shell.print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
+        else:
+            from imptools.present.analysis import print_analyses
 
-        console = shell.rich_console()
-        # Each hand as soon as it is done; on a terminal, above the progress bar.
-        for result in _analysed(runner, tasks, console):
-            print_analyses(console, [result])
+            console = shell.rich_console()
+            # Each hand as soon as it is done; on a terminal, above the progress bar.
+            for result in _analysed(runner, tasks, console):
+                print_analyses(console, [result])
+    except ClusterUnavailable as exc:
+        shell.error(str(exc))
+        raise typer.Exit(EXIT_UNREADABLE) from None
 
 
 @app.command(cls=HelpCommand)

@@ -255,8 +255,11 @@ class Place:
     """Where cards lie when play starts, as the knowing analysis sees a hand (`KnownDeal`).
 
     `owner` is the player whose place it is (None for one of nobody's: the turn-up, Lopaka's imp's trick);
-    `plays` says its owner plays from it (his hand); `shown` that every player sees it (an open hand, a
-    declarer's bid cards, the turn-up). Its owner always sees it.
+    `plays` says its owner plays from it (his hand, or one of his packs: of a player's places he plays from, all
+    but one are shown); `shown` that every player sees it (an open hand or pack, a declarer's bid cards, the
+    turn-up, a pile's top card). Its owner sees it, except a face-down card (`under`).
+    `under` makes it a face-down card of a pile (one card): the card lying on it where play starts. No player sees
+    it, its owner neither, until that card is played (it turns up then); from then on every player does.
     """
 
     name: str
@@ -264,6 +267,7 @@ class Place:
     cards: frozenset[int]
     plays: bool = False
     shown: bool = False
+    under: int | None = None
 
 
 @dataclass(slots=True)
@@ -340,6 +344,13 @@ class HandSimulator(Protocol):
     def places(self, dealer: str) -> list[tuple[str, int]]:
         """The places a deal fills, as the record names them (`Adam`, `Adam.2`, `turnup`), with their sizes, in
         the order the dealer fills them."""
+        ...
+
+    def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
+        """What `seat` saw of recorded hand `hand` (dealt by `dealer`) when the deal was complete: his own cards and
+        what the rules show the table then (Lopaka's hand, an open pack, the turn-up, face-up pile cards), as the
+        places and cards `--deal` gives (`places`; a pile's seen cards are its top ones), read from the record's
+        lines; or why the record cannot say (`imp simulate --like`)."""
         ...
 
     def card(self, text: str) -> int | None:

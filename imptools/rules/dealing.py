@@ -10,8 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from random import Random
+from typing import TYPE_CHECKING
 
 from imptools.suggest import did_you_mean
+
+if TYPE_CHECKING:
+    from imptools.record import CardText, Hand
 
 Places = Sequence[tuple[str, int]]
 """(place, size) in dealing order."""
@@ -72,4 +76,33 @@ def deal_to(
     for p, _ in places:
         out[p] = [*given.get(p, ()), *free[at : at + room[p]]]
         at += room[p]
+    return out
+
+
+def recorded(
+    hand: Hand, wanted: Sequence[tuple[str, int, int]], card: Callable[[str], int | None]
+) -> dict[str, list[int]] | str:
+    """The cards the deal lines of `hand` give the places `wanted`, as `deal_to` takes them given: for each (place,
+    seen, size) the first `seen` cards of the place's line (a pile's top cards; a whole hand), which must hold `size`
+    cards; or why the record cannot say (no line for the place, two lines, a line of another size, a seen card the
+    line does not know: `?`, or a token that is not a card)."""
+    lines: dict[str, tuple[CardText, ...]] = {}
+    for deal in hand.deals:
+        place = str(deal.player)
+        if place in lines:
+            return f"hand {hand.number} has two deal lines for {place}"
+        lines[place] = deal.cards
+    out: dict[str, list[int]] = {}
+    for place, seen, size in wanted:
+        if place not in lines:
+            return f"hand {hand.number} has no deal line for {place}"
+        if len(lines[place]) != size:
+            return f"hand {hand.number} deals {place} {len(lines[place])} cards: {place} is dealt {size}"
+        out[place] = cards = []
+        for token in lines[place][:seen]:
+            found = card(token.text)
+            if found is None:
+                what = "an unknown card" if token.text.startswith("?") else "not a card of this pack"
+                return f"hand {hand.number} deals {place} `{token.text}`, {what}"
+            cards.append(found)
     return out

@@ -146,6 +146,11 @@ class SearchBotifarra:
         rule = legal_mask(self.rules, self.trump, trick[0] // 12, self.winning, self.partner[seat] == master, held)
         return sorted(CARD[b] for b in bits(rule))
 
+    def playable(self) -> list[int]:
+        """The cards the player to move could play, rules aside: his hand and, with two players, his piles' top
+        cards (what a past play's legality depends on, for `imptools.worlds`)."""
+        return sorted(CARD[b] for b in bits(self.free[(self.leader + len(self.trick)) % self.n]))
+
     def forced(self) -> int | None:
         return None
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from random import Random
 
+from imptools.record import Hand
 from imptools.rules.base import DealtHand, Position
 from imptools.rules.botifarra.calls import DELEGATE, INDIVIDUAL, PARTNERSHIP, CallLine, judge_calls
 from imptools.rules.botifarra.cards import (
@@ -22,7 +23,7 @@ from imptools.rules.botifarra.obligations import legal_cards
 from imptools.rules.botifarra.scoring import card_points
 from imptools.rules.botifarra.setup import Setup
 from imptools.rules.botifarra.tally import Tally, hand_score
-from imptools.rules.dealing import deal_to
+from imptools.rules.dealing import deal_to, recorded
 from imptools.rules.tricks import turn_order
 
 REACH = 24
@@ -191,6 +192,16 @@ class BotifarraSimulator:
             if setup.in_hand:
                 out.append((p, setup.in_hand))
         return out
+
+    def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
+        """The seat's hand, and with two players the top card of every pile, face up for both."""
+        wanted = []
+        for place, size in self.places(dealer):
+            if "." in place:
+                wanted.append((place, 1, size))
+            elif place == seat:
+                wanted.append((place, size, size))
+        return recorded(hand, wanted, self.card)
 
     def card(self, text: str) -> int | None:
         return self.setup.resolve(text)

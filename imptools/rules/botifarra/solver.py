@@ -126,7 +126,9 @@ class Solver:
         """Points the leader's side is sure of from a trick's start: the top trumps left in the leader's hand
         (each wins as it is led), then the top cards of a side suit while every opponent with trumps must follow
         it (and a partner with trumps can follow too, so he need not ruff): a trick and the led card's points
-        each."""
+        each. And the points of the side's other master trumps (above every trump the opponents hold): wherever
+        they are played, in those tricks or later, the trick is the side's, and only the led cards' points are
+        counted in those tricks."""
         lv = self.live
         hands = self.hands
         trump = self.trump
@@ -142,6 +144,17 @@ class Solver:
                     break
                 got += 1 + POINTS_OF[top.bit_length() - 1]
                 t ^= top
+            theirs = 0
+            for i in range(self.n):
+                if i != lead and i != mate:
+                    theirs |= hands[i]
+            b = (theirs & trump_mask).bit_length()
+            masters = ((own | (hands[mate] if mate >= 0 else 0)) & t) >> b  # t: the trumps left after the cashed
+            while masters:
+                if masters & 1:
+                    got += POINTS_OF[b]
+                masters >>= 1
+                b += 1
         mate_ruffs = mate >= 0 and bool(hands[mate] & trump_mask)
         for s in range(4):
             if s == trump:
@@ -168,10 +181,10 @@ class Solver:
         return got
 
     def ruffs(self) -> tuple[int, int]:
-        """Points each side (the searching side, the other) is sure of from its trumps: a player's trumps above
-        every trump the other side holds each win a trick of their own (he plays one a trick, and a trick he
-        plays one in goes to his side), worth a point and the card's at least; the better of two partners
-        counts."""
+        """Points each side (the searching side, the other) is sure of from its trumps: a trump above every trump
+        the other side holds (a master) goes to its side in whatever trick it is played (the trick's highest trump
+        is the side's), so the side wins every master's points; and a player plays one card a trick, so each of
+        his masters is a trick of its own: the side wins a point for each master of the partner who holds more."""
         side = self.side
         trump_mask = self.trump_mask
         ours = theirs = 0
@@ -180,7 +193,8 @@ class Solver:
                 ours |= h & trump_mask
             else:
                 theirs |= h & trump_mask
-        mine_t = theirs_t = 0
+        got = [0, 0]
+        most = [0, 0]
         for i, h in enumerate(self.hands):
             t = h & trump_mask
             if not t:
@@ -188,17 +202,18 @@ class Solver:
             mine = side >> i & 1
             b = (theirs if mine else ours).bit_length()
             t >>= b
-            got = 0
+            count = 0
+            pts = 0
             while t:
                 if t & 1:
-                    got += 1 + POINTS_OF[b]
+                    count += 1
+                    pts += POINTS_OF[b]
                 t >>= 1
                 b += 1
-            if mine:
-                mine_t = got if got > mine_t else mine_t
-            else:
-                theirs_t = got if got > theirs_t else theirs_t
-        return mine_t, theirs_t
+            got[mine] += pts
+            if count > most[mine]:
+                most[mine] = count
+        return got[1] + most[1], got[0] + most[0]
 
     def order(self, seat: int, legal: int, k: int, win: int, wat: int, lead: int, led: int) -> list[int]:
         """One card of each run of equivalent legal cards (same suit and points, nothing in play between), in
@@ -226,9 +241,18 @@ class Solver:
             return reps
         out: list[int] = []  # each card's score and bit, in one number to sort
         if k == 0:
+            mate = self.partner[seat]
+            partner = self.hands[mate] if mate >= 0 else 0
             for b in reps:
-                top = not lv & SUIT_MASK[b // 12] & ~((2 << b) - 1)
-                out.append((-64 - POINTS_OF[b] if top else POINTS_OF[b] * 16 + b % 12) << 6 | b)
+                m = SUIT_MASK[b // 12]
+                top = not lv & m & ~((2 << b) - 1)
+                if top:
+                    score = -1000 - POINTS_OF[b]
+                elif partner & m and (lv & m).bit_length() == (partner & m).bit_length():
+                    score = -500 + POINTS_OF[b] * 16 + b % 12  # low to the partner's master of the suit
+                else:
+                    score = POINTS_OF[b] * 16 + b % 12
+                out.append(score << 6 | b)
         else:
             mine = self.partner[seat] == (lead + wat) % n
             safe = mine and cannot_be_taken(self.hands, n, self.trump, lead, k, win, led)

@@ -187,7 +187,9 @@ class SearchBottle:
         return bits(self._legal_mask())
 
     def legal_from(self, cards: list[int]) -> list[int]:
-        """The cards the player to move could play if he held `cards` (what a past play proves he did not hold)."""
+        """The cards the player to move could play if he held `cards` (what a past play proves he did not hold). With
+        two packs, `cards` are one pack's, the one the card played came from: each pack is judged alone against the
+        led colour (`legal_of`), and the pack a card came from is the one he could play from there."""
         held = 0
         for c in cards:
             held |= 1 << c

@@ -5,18 +5,21 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from random import Random
 
-from imptools.record import NameRef
+from imptools.record import Hand, NameRef
 from imptools.rules.base import DealtHand, Position
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
 from imptools.rules.bottle_imp.cards import spell
 from imptools.rules.bottle_imp.setup import Setup
-from imptools.rules.dealing import deal_to
+from imptools.rules.dealing import deal_to, recorded
 from imptools.rules.tricks import follow
 
-REACH = {3: 21, 4: 36}
+REACH = {2: 16, 3: 21, 4: 36}
 """The most cards still to play, by the number of players, from which the `pimc` bot solves worlds to the end of the
-hand (four players' whole hand solves in a fraction of a second, three players' from trick 5; five and six players
-from 20 cards): before that it values them by the search cut at a horizon."""
+hand (four players' whole hand solves in a fraction of a second, three players' from trick 5; the two-pack games'
+last four tricks; five and six players from 20 cards): before that it values them by the search cut at a horizon."""
+
+TEAMS_REACH = {4: 24}
+"""`REACH` where partners play together (a side's search is slower: four players from trick 4)."""
 
 
 class BottlePosition:
@@ -114,6 +117,17 @@ class BottleSimulator:
                 out.append((f"{p}.{number}" if setup.two_pack else p, size))
         return out
 
+    def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
+        """The seat's packs, Lopaka's hand (open to all) and every pack open from the deal (`face_up`). Bright
+        House's open packs are opened after the exchange, the bots' choice: not seen at the deal."""
+        shown = {seat, self.setup.automaton}
+        wanted = []
+        for place, size in self.places(dealer):
+            player, _, pack = place.partition(".")
+            if player in shown or (pack and int(pack) == self.setup.rules.face_up):
+                wanted.append((place, size, size))
+        return recorded(hand, wanted, self.card)
+
     def card(self, text: str) -> int | None:
         return self.setup.resolve(text)
 
@@ -196,6 +210,9 @@ class BottleSimulator:
         return max(safe) if safe else min(legal)
 
     def within_reach(self, position: Position) -> bool:
-        """Whether few enough cards are left for the search to solve a world quickly (`REACH`)."""
+        """Whether few enough cards are left for the search to solve a world quickly (`REACH`): in every pack."""
         assert isinstance(position, BottlePosition)
-        return sum(len(packs[0]) for packs in position.packs.values()) <= REACH.get(len(position.order), 20)
+        left = sum(len(pack) for packs in position.packs.values() for pack in packs)
+        n = len(position.order)
+        reach = TEAMS_REACH.get(n) if self.setup.rules.teams else None
+        return left <= (reach or REACH.get(n, 20))

@@ -14,6 +14,7 @@ class Variant:
     cards from each player, the open pack's first; elsewhere a two-pack record says which pack a card came from.
     `automaton` is the player the rules play (Lopaka), who never deals, discards or passes. `teams`: partners
     score together; `team_seats` are fixed teams by seat from the dealer (empty: by the number of players).
+    `face_up`: the pack of every player that lies open from the deal on (the Eye of the Demon's pack 1; 0: none).
     """
 
     name: str
@@ -27,6 +28,8 @@ class Variant:
     team_seats: tuple[tuple[int, ...], ...] = ()
     automaton: str | None = None
     open_pack: bool = False
+    face_up: int = 0
+    """In a two-pack variant whose players do not choose (no `open` lines), the pack (1 or 2) each lays face up."""
 
     @property
     def two_pack(self) -> bool:
@@ -44,7 +47,7 @@ RECORDS = (
     Variant("second-bottle", (5, 6), matagot=True, bottles=2),
     Variant("lopaka", (3,), automaton=LOPAKA),
     Variant("bright-house", (2,), packs=(9, 9), open_pack=True),
-    Variant("eye-of-the-demon", (2,), matagot=True, packs=(6, 12)),
+    Variant("eye-of-the-demon", (2,), matagot=True, packs=(6, 12), face_up=1),
 )
 
 BY_NAME = {v.name: v for v in RECORDS}

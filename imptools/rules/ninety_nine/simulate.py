@@ -6,8 +6,9 @@ from collections.abc import Mapping, Sequence
 from itertools import combinations
 from random import Random
 
+from imptools.record import Hand
 from imptools.rules.base import DealtHand, Position
-from imptools.rules.dealing import deal_to
+from imptools.rules.dealing import deal_to, recorded
 from imptools.rules.ninety_nine.bids import bid_value
 from imptools.rules.ninety_nine.cards import (
     BID_CARDS,
@@ -149,6 +150,20 @@ class NinetyNineSimulator:
 
     def places(self, dealer: str) -> list[tuple[str, int]]:
         return [*((p, DEALT) for p in turn_order(self.setup.players, dealer)), ("turnup", 1)]
+
+    def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
+        """The seat's twelve cards and the turn-up (the bids come after: made again)."""
+        seen = recorded(hand, [(seat, DEALT, DEALT)], self.card)
+        if isinstance(seen, str):
+            return seen
+        if len(hand.turnups) != 1:
+            return f"hand {hand.number} has {'no' if not hand.turnups else 'more than one'} turnup line"
+        token = hand.turnups[0].card.text
+        turnup = self.card(token)
+        if turnup is None:
+            what = "an unknown card" if token.startswith("?") else "not a card of this pack"
+            return f"hand {hand.number} turns up `{token}`, {what}"
+        return {**seen, "turnup": [turnup]}
 
     def card(self, text: str) -> int | None:
         return parse(text)

@@ -1,0 +1,51 @@
+"""The bounds Botifarra's solver cuts with, against plain minimax on hundreds of endgames: a bound never cuts a
+true value (`Solver.ruffs`: the points each side is sure of from its master trumps; `Solver.sure`: the leader's
+side's sure tricks and master trumps)."""
+
+from __future__ import annotations
+
+import pytest
+
+from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
+from imptools.rules.botifarra.position import Solver
+from tests.test_analyse_botifarra import endgame, record, value
+
+TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
+CASES = [(t, r, s) for t, r in TABLES for s in range(12)]
+
+
+@pytest.mark.parametrize(("table", "rules", "seed"), CASES)
+def test_sure_points_never_cut_a_true_value(table: str, rules: str, seed: int) -> None:
+    """At every trick's start of an endgame's every line (three tricks out, two where every card may be played),
+    for every player: his side's master-trump points at most what it wins from there, the others' at most what
+    they win (the points left less his side's); the leader's side's sure points at most what it wins."""
+    tricks = 2 if rules == LLIURE and table != "three" else 3
+    pos, slow, _ = endgame(record(table, rules, 300 + seed), tricks)
+    solver = Solver(pos.rules, pos.trump, pos.partner)
+    checked = 0
+
+    def walk() -> None:
+        nonlocal checked
+        if pos.done():
+            return
+        if not pos.trick:
+            left = pos.live_points + pos.live.bit_count() // pos.n
+            for player in pos.order:
+                seat = pos.seat[player]
+                exact = value(slow, player) - pos.points(player)
+                solver.gain(pos.hands, pos.live, pos.live_points, pos.leader, [], -1, 0, seat, -1, 0)  # its state
+                mine, theirs = solver.ruffs() if pos.trump >= 0 else (0, 0)
+                assert mine <= exact <= left - theirs, (player, mine, exact, left, theirs)
+                q = solver.sure(pos.leader)
+                on_lead = seat == pos.leader or pos.partner[seat] == pos.leader
+                assert q <= exact if on_lead else exact <= left - q, (player, q, exact, left)
+                checked += 1
+        for card in pos.legal():
+            pos.play(card)
+            slow.play(card)
+            walk()
+            pos.undo()
+            slow.undo()
+
+    walk()
+    assert checked
