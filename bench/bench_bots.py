@@ -3,6 +3,7 @@
 python bench/bench_bots.py --hands 600                       # every game, 600 hands each
 python bench/bench_bots.py --games ninety-nine --hands 100 --think 0.1 --worlds 8 --jobs 2
 python bench/bench_bots.py --games bright-house eye-of-the-demon --hands 300   # the Bottle Imp's two-pack tables
+python bench/bench_bots.py --games bottle-imp-3 --hands 150 --jobs 1              # the Bottle Imp with three players
 
 Each hand is a fresh simulated deal (`imp simulate`'s own code, seed `--seed` + the hand's number) played with
 `pimc` in some seats and `greedy` in the others; the seats turn from hand to hand, so that every seat (and so
@@ -26,6 +27,7 @@ TABLES: dict[str, tuple[str, tuple[str, ...], str | None, int]] = {
     "bottle-imp": ("bottle-imp", ("Adam", "Betty", "Christian", "Doris"), None, 1),
     "botifarra": ("botifarra", ("Adam", "Betty", "Christian", "Doris"), None, 2),
     "ninety-nine": ("ninety-nine", ("Adam", "Betty", "Christian"), None, 1),
+    "bottle-imp-3": ("bottle-imp", ("Adam", "Betty", "Christian"), None, 1),
     "bright-house": ("bottle-imp", ("Adam", "Betty"), "bright-house", 1),
     "eye-of-the-demon": ("bottle-imp", ("Adam", "Betty"), "eye-of-the-demon", 1),
     "botifarra-rector-vicar": ("botifarra", ("Adam", "Betty"), "rector-vicar", 1),

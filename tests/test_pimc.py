@@ -10,7 +10,7 @@ import pytest
 
 from imptools.analyse import Search, played_hand
 from imptools.check import judge_game
-from imptools.pimc import Thinking, values
+from imptools.pimc import RATE, Thinking, values
 from imptools.reader import read_games
 from imptools.record import Game, NameRef
 from imptools.rules import get_ruleset
@@ -229,3 +229,55 @@ def test_a_teams_world_is_valued_for_the_side() -> None:
         assert totals == expected
         checked += len(legal) > 1
     assert checked
+
+
+EARLY = [
+    ("bottle-imp", ("Adam", "Betty", "Christian"), None),
+    ("botifarra", ("Ana", "Bernat", "Carles", "Dolors"), None),
+    ("ninety-nine", ("Ann", "Bob", "Cy"), None),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), EARLY)
+def test_early_in_a_long_hand_pimc_decides_by_worlds_cut_at_a_horizon_within_its_budget(
+    game: str, players: tuple[str, ...], variant: str | None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """From trick 1 of a long hand, too far from its end for the exact search: every decision of the `pimc` seat
+    with a choice values worlds (a hook on the valuation hears of each), cut at a horizon early on; a decision's
+    worlds stop once the budget of positions is spent; the card played has the best sum over them."""
+    import imptools.pimc as pimc
+
+    decisions: list[tuple[int, bool, dict[int, int], list[tuple[int, int | None]]]] = []
+    real = pimc.values
+
+    def hooked(
+        record: str,
+        made: int,
+        player: str,
+        legal: list[int],
+        rng: Random,
+        thinking: Thinking,
+        exact: bool = True,
+        _: object = None,
+    ) -> dict[int, int]:
+        told: list[tuple[int, int | None]] = []
+        totals = real(record, made, player, legal, rng, thinking, exact, lambda n, d: told.append((n, d)))
+        decisions.append((made, exact, totals, told))
+        return totals
+
+    monkeypatch.setattr(pimc, "values", hooked)
+    thinking = Thinking(worlds=6, think=0.05)
+    bots = ",".join(["pimc"] + ["greedy"] * (len(players) - 1))
+    text = "".join(simulate(Options(game, players, variant, seed=3, bot=bots, think=0.05, worlds=6)))
+    (g,) = read_games(text)
+    found = played_hand(g, 1)
+    assert not isinstance(found, str)
+    mine = {made: card for made, (_, player, card) in enumerate(found.plays) if player == players[0]}
+    assert decisions and decisions[0][0] == min(mine) < len(players)
+    assert not decisions[0][1], "trick 1 is out of the exact search's reach"
+    for made, exact, totals, told in decisions:
+        assert 1 <= len(told) <= thinking.worlds
+        assert exact == all(depth is None for _, depth in told)
+        assert sum(n for n, _ in told[:-1]) < thinking.think * RATE
+        top = max(totals.values())
+        assert totals[mine[made]] == top

@@ -366,8 +366,9 @@ class HandSimulator(Protocol):
         ...
 
     def within_reach(self, position: Position) -> bool:
-        """Whether the search solves a world of `position` in a fraction of a second (the `pimc` bot plays the
-        greedy card before that)."""
+        """Whether the search solves a world of `position` to the end of the hand in a fraction of a second (the
+        `pimc` bot solves its worlds exactly from there; before that it values them by the search cut at a horizon,
+        `imptools.horizon`)."""
         ...
 
     def better_bot(self, position: Position, rng: Random) -> int:

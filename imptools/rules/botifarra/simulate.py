@@ -27,8 +27,8 @@ from imptools.rules.dealing import deal_to, recorded
 from imptools.rules.tricks import turn_order
 
 REACH = 24
-"""The most cards still to play from which the `pimc` bot solves worlds (the last six tricks of four players: a world
-of more can take seconds): before that it plays the greedy card."""
+"""The most cards still to play from which the `pimc` bot solves worlds to the end of the hand (the last six tricks
+of four players: a world of more can take seconds): before that it values them by the search cut at a horizon."""
 
 
 class BotifarraPosition:

@@ -14,9 +14,9 @@ from imptools.rules.dealing import deal_to, recorded
 from imptools.rules.tricks import follow
 
 REACH = {2: 16, 3: 21, 4: 36}
-"""The most cards still to play, by the number of players, from which the `pimc` bot solves worlds (four players'
-whole hand solves in a fraction of a second, three players' from trick 5; the two-pack games' last four tricks; five
-and six players from 20 cards): before that it plays the greedy card."""
+"""The most cards still to play, by the number of players, from which the `pimc` bot solves worlds to the end of the
+hand (four players' whole hand solves in a fraction of a second, three players' from trick 5; the two-pack games'
+last four tricks; five and six players from 20 cards): before that it values them by the search cut at a horizon."""
 
 TEAMS_REACH = {4: 24}
 """`REACH` where partners play together (a side's search is slower: four players from trick 4)."""

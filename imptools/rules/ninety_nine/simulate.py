@@ -27,8 +27,8 @@ from imptools.rules.ninety_nine.setup import Setup
 from imptools.rules.tricks import turn_order
 
 REACH = 21
-"""The most cards still to play from which the `pimc` bot solves worlds (from trick 3: a world of the whole hand can
-take a second): before that it plays the greedy card."""
+"""The most cards still to play from which the `pimc` bot solves worlds to the end of the hand (from trick 3: a world
+of the whole hand can take a second): before that it values them by the search cut at a horizon."""
 
 
 class NinetyNinePosition:
