@@ -70,6 +70,7 @@ class Duel:
         self.hands: list[int] = [0, 0]
         self.free: list[int] = [0, 0]
         self.me = 0
+        self.to_lead = 0
         self.live = 0
         self.live_points = 0
 
@@ -159,11 +160,29 @@ class Duel:
         if len(reps) == 1:
             return reps
         out: list[int] = []
+        trump = self.trump
+        reply = self.free[1 - self.to_lead] if k == 0 else 0
         for b in reps:
             p = POINTS_OF[b]
             if k == 0:
-                top = not lv & SUIT_MASK[b // 12] & ~((2 << b) - 1)
-                score = -64 - p if top else p * 16 + b % 12
+                # the trick the lead makes against the other's best answer to it: taken with his dearest card
+                # that beats it, else given his cheapest
+                answers = legal_coded(self.cells, trump, b // 12, b, False, reply)
+                dear = -1
+                cheap = 99
+                x = answers
+                while x:
+                    low = x & -x
+                    c = low.bit_length() - 1
+                    x ^= low
+                    q = POINTS_OF[c]
+                    if beats(c, b, trump):
+                        if q > dear:
+                            dear = q
+                    elif q < cheap:
+                        cheap = q
+                score = 64 + p + dear if dear >= 0 else 32 - p - cheap
+                score = score * 16 + b % 12
             elif beats(b, win, self.trump):
                 score = -64 - p
             else:
@@ -221,6 +240,7 @@ class Duel:
             if hi <= alpha:
                 return hi
         seat = (lead + k) & 1
+        self.to_lead = lead
         held = free[seat]
         legal = held if k == 0 else legal_coded(self.cells, trump, win // 12, win, False, held)
         moves = self.order(legal, k, win) if legal & (legal - 1) else [legal.bit_length() - 1]
