@@ -14,7 +14,9 @@ the points of his side (card points and one per trick), which are additive:
 banked so far + won from here. The two-player count is not (the point of the
 two leftover tricks goes to the poorer player), so there the key holds what
 the rest depends on (the parity of his tricks and, while the leftover point
-can still go either way, his points so far).
+can still go either way, his points so far). `answer` hands every window to a
+compiled solver: `Solver` with three or four players, `duel.Duel` with two
+(which searches a sum the two-player count rises with).
 """
 
 from __future__ import annotations
