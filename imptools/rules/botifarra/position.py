@@ -331,8 +331,18 @@ class SearchBotifarra:
         banked = 2 * self.card_points[seat] + self.tricks[seat]
         low = least_sum(total, tricks, first, alpha + 1) - 1 if alpha > -INF else -INF
         high = least_sum(total, tricks, first, beta) if beta < INF else INF
-        state = (self.hands, self.free, self.live, self.live_points, self.leader, self.trick, seat)
-        got = banked + self._duel_solver.gain(*state, low - banked, high - banked)
+        duel = self._duel_solver
+        got = banked + duel.gain(
+            self.hands,
+            self.free,
+            self.live,
+            self.live_points,
+            self.leader,
+            self.trick,
+            seat,
+            low - banked,
+            high - banked,
+        )
         count = count_of(total, tricks, first, min(max(got, 0), total))
         if got <= low:
             hi = count if count < hi else hi
