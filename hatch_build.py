@@ -27,6 +27,7 @@ COMPILED = [
     "imptools/rules/bottle_imp/escape.py",
     "imptools/rules/botifarra/masks.py",
     "imptools/rules/botifarra/solver.py",
+    "imptools/rules/botifarra/duel.py",
     "imptools/rules/botifarra/position.py",
     "imptools/fastpath.py",
     "imptools/record.py",

@@ -15,9 +15,11 @@ from imptools.reader import read_games
 from imptools.record import Game
 from imptools.rules.botifarra.calls import judge_calls, side_name
 from imptools.rules.botifarra.cards import deck, suit_of, trick_winner
+from imptools.rules.botifarra.duel import Duel, count_of, least_sum
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA, legal_cards
 from imptools.rules.botifarra.position import BIT, CARD, SearchBotifarra, Solver, beats, legal_mask, mask_of
 from imptools.rules.botifarra.ruleset import call_lines, hand_cards, hand_piles
+from imptools.rules.botifarra.scoring import two_player_points
 from imptools.rules.botifarra.setup import setup_of
 from imptools.rules.botifarra.simulate import BotifarraPosition
 from imptools.rules.exchange import after_exchange
@@ -97,7 +99,7 @@ def tricks_left(table: str, rules: str, seed: int) -> int:
     return 3 if rules != LLIURE or seed % 2 else 2
 
 
-CASES = [(t, r, s) for t, r in TABLES for s in range(22)]
+CASES = [(t, r, s) for t, r in TABLES for s in range(22 if t != "two" else 60)]
 
 
 @pytest.mark.parametrize(("table", "rules", "seed"), CASES)
@@ -150,6 +152,61 @@ def test_solver_windows_equal_plain_minimax(table: str, rules: str, seed: int) -
             g = solver.gain(*state, b - 1, b)
             assert (g >= b) == (exact >= b)
             assert exact <= g if g < b else exact >= g  # fail-soft: a bound on the side it fails
+
+
+def sum_value(pos: SearchBotifarra, seat: int) -> int:
+    """Plain minimax of a two-player seat's sum (twice his card points and his tricks) over every legal card of
+    the search position (whose legal cards are the checker's: `test_whole_hands_move_like_the_checker`)."""
+    if pos.done():
+        return 2 * pos.card_points[seat] + pos.tricks[seat]
+    values = []
+    for c in pos.legal():
+        pos.play(c)
+        values.append(sum_value(pos, seat))
+        pos.undo()
+    return max(values) if pos.seat[pos.to_move()] == seat else min(values)
+
+
+@pytest.mark.parametrize(("variant", "seed"), [(v, s) for v in ("rector-vicar", "piles-and-hand") for s in range(12)])
+def test_duel_windows_equal_plain_minimax(variant: str, seed: int) -> None:
+    """`Duel.gain` on its own, at a trick's start and inside it, for every null window and the whole one: exact
+    inside the window, a bound on the side it fails, against plain minimax of the sum; the count it rises with
+    (`count_of`) is the checker's count under plain minimax. One solver serves both players."""
+    pos, slow, plays = endgame(record("two", variant, 300 + seed), 4 + seed % 2)
+    duel = Duel(pos.rules, pos.trump, pos.under)
+    if seed % 3:
+        pos.play(plays[0])
+        slow.play(plays[0])
+    tricks = sum(pos.tricks) + pos.live.bit_count() // 2
+    total = 2 * (pos.live_points + sum(pos.card_points)) + tricks
+    for player in pos.order:
+        seat = pos.seat[player]
+        banked = 2 * pos.card_points[seat] + pos.tricks[seat]
+        exact = sum_value(pos, seat) - banked
+        state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, seat)
+        assert duel.gain(*state, -1000, 1000) == exact
+        assert count_of(total, tricks, seat == 0, banked + exact) == value(slow, player)
+        for b in range(0, exact + 3):
+            g = duel.gain(*state, b - 1, b)
+            assert (g >= b) == (exact >= b)
+            assert exact <= g if g < b else exact >= g
+
+
+def test_the_count_rises_with_the_sum() -> None:
+    """The two-player count is a rising function of the sum (what lets the solver search the sum), and it is the
+    scoring's count for every split of a whole hand's card points and tricks."""
+    for tricks in range(25):
+        for cards in range(61):
+            own = 2 * cards + tricks
+            want = two_player_points({"R": cards, "V": 60 - cards}, {"R": tricks, "V": 24 - tricks})["R"]
+            assert count_of(144, 24, True, own) == want
+    for total, tricks in ((144, 24), (37, 5), (40, 6)):
+        for first in (True, False):
+            counts = [count_of(total, tricks, first, own) for own in range(total + 1)]
+            assert counts == sorted(counts)
+            for c in range(counts[-1] + 2):
+                least = least_sum(total, tricks, first, c)
+                assert least == next((own for own, v in enumerate(counts) if v >= c), total + 1)
 
 
 def test_masks_equal_the_checkers_rules() -> None:

@@ -14,7 +14,9 @@ the points of his side (card points and one per trick), which are additive:
 banked so far + won from here. The two-player count is not (the point of the
 two leftover tricks goes to the poorer player), so there the key holds what
 the rest depends on (the parity of his tricks and, while the leftover point
-can still go either way, his points so far).
+can still go either way, his points so far). `answer` hands every window to a
+compiled solver: `Solver` with three or four players, `duel.Duel` with two
+(which searches a sum the two-player count rises with).
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, bits
 from imptools.rules.botifarra.calls import TWO_PLAYER, judge_calls
 from imptools.rules.botifarra.cards import spell, trick_winner
+from imptools.rules.botifarra.duel import Duel, count_of, least_sum
 from imptools.rules.botifarra.masks import BIT, CARD, POINTS_OF, SUIT_MASK, beats, legal_mask, lows, mask_of
 from imptools.rules.botifarra.ruleset import Botifarra, call_lines, hand_cards, hand_piles
 from imptools.rules.botifarra.scoring import two_player_points
@@ -53,6 +56,10 @@ _RECALL_PLIES = 8
 
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
+
+DUEL_CAP = 2_000_000
+"""Entries in the two-player solver's table a generation: its keys are small, and a whole hand's first value
+searched 56M positions with 1,000,000 and 21M with 2,000,000 (382 MB at the peak; docs/PERFORMANCE.md)."""
 
 MARKS = (5, 15)
 """A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
@@ -115,6 +122,7 @@ class SearchBotifarra:
         self.tricks = [0] * self.n
         self._undo: list[Saved] = []
         self._solver: Solver | None = None
+        self._duel_solver: Duel | None = None
         self._roots: dict[tuple[int, int], tuple[int, int]] = {}
         """Bounds on each side's result from the positions `answer` has valued (`_remember`)."""
 
@@ -273,10 +281,10 @@ class SearchBotifarra:
         return banked, banked + left + tricks_left
 
     def answer(self, player: str, alpha: int, beta: int) -> int | None:
-        """Any window, with three or four players (whose results are additive): the side's banked points plus
-        what `Solver` finds it wins from here. None with two players."""
+        """Any window: with three or four players (whose results are additive) the side's banked points plus
+        what `Solver` finds it wins from here; with two players the count of the sum `Duel` finds (`_duel`)."""
         if self.two_player:
-            return None
+            return self._duel(player, alpha, beta)
         if self._solver is None:
             self._solver = Solver(self.rules, self.trump, self.partner)
         seat = self.seat[player]
@@ -309,6 +317,48 @@ class SearchBotifarra:
             lo = hi = got
         self._remember(side, lo, hi)
         return got
+
+    def _duel(self, player: str, alpha: int, beta: int) -> int:
+        """`answer` with two players: the window on the count made a window on the sum it rises with (twice the
+        card points and the tricks, `duel.least_sum`), the sum searched by `Duel`, its result counted back."""
+        if self._duel_solver is None:
+            self._duel_solver = Duel(self.rules, self.trump, self.under, DUEL_CAP)
+        seat = self.seat[player]
+        side = 1 << seat
+        lo, hi = self._known(side)
+        if lo >= beta or lo == hi:
+            return lo
+        if hi <= alpha:
+            return hi
+        tricks = sum(self.tricks) + self.live.bit_count() // 2
+        total = 2 * (self.live_points + sum(self.card_points)) + tricks
+        first = seat == 0
+        banked = 2 * self.card_points[seat] + self.tricks[seat]
+        low = least_sum(total, tricks, first, alpha + 1) - 1 if alpha > -INF else -INF
+        high = least_sum(total, tricks, first, beta) if beta < INF else INF
+        duel = self._duel_solver
+        got = banked + duel.gain(
+            self.hands,
+            self.free,
+            self.live,
+            self.live_points,
+            self.leader,
+            self.trick,
+            seat,
+            low - banked,
+            high - banked,
+        )
+        count = count_of(total, tricks, first, min(max(got, 0), total))
+        if got <= low:
+            hi = count if count < hi else hi
+            count = hi
+        elif got >= high:
+            lo = count if count > lo else lo
+            count = lo
+        else:
+            lo = hi = count
+        self._remember(side, lo, hi)
+        return count
 
     def known_bounds(self, player: str) -> tuple[int, int]:
         """Bounds on `player`'s value from here that the analysis already knows (`_known`), -INF and INF else."""
@@ -394,12 +444,13 @@ class SearchBotifarra:
         """Whether the search's null windows should halve the interval between two bounds (`analyse.Search.value`)
         rather than start from the bound the last one returned: the solver's fail-soft bounds lie close to the
         window, so MTD(f)'s steps would go down a point at a time."""
-        return not self.two_player
+        return True
 
     @property
     def answer_nodes(self) -> int:
         """The positions `answer` has visited."""
-        return 0 if self._solver is None else self._solver.nodes
+        duel = 0 if self._duel_solver is None else self._duel_solver.nodes
+        return duel + (0 if self._solver is None else self._solver.nodes)
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit and points, nothing left in play between them (in a hand or the
