@@ -768,6 +768,6 @@ def on_cluster(
         if worlds_spread(tasks, slots):
             yield from one_by_one(tasks, on_play, slots, client.get_executor(pure=False))  # type: ignore[no-untyped-call]
         else:
-            for future in client.map(run_task, list(tasks), pure=False):
+            for future in client.map(run_task, list(tasks), pure=False):  # type: ignore[no-untyped-call,unused-ignore]
                 result: HandAnalysis = future.result()
                 yield result
