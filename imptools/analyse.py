@@ -550,9 +550,10 @@ def analyse_hand(
 # --------------------------------------------------------------------------- on what the player knew
 
 
-def world_values(position: SearchPosition, player: str) -> dict[int, int]:
-    """The paranoid value for `player`, who is to move, after each of his legal cards, every card visible."""
-    search = Search(position)
+def world_values(position: SearchPosition, player: str, search: Search | None = None) -> dict[int, int]:
+    """The paranoid value for `player`, who is to move, after each of his legal cards, every card visible (found by
+    `search`, a search of `position`, where the caller wants its count of positions)."""
+    search = Search(position) if search is None else search
     out: dict[int, int] = {}
     for group in position.groups():
         v = search.after(player, group[0])

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from imptools.analyse import Search
+from imptools.analyse import Search, world_values
 from imptools.horizon import horizon_values
 from imptools.rules.base import HandSimulator, Position
 
@@ -82,11 +82,7 @@ def values(
             break
         if exact:
             search = Search(position)
-            found: dict[int, int] = {}
-            for group in position.groups():
-                value = search.after(player, group[0])
-                for card in group:
-                    found[card] = value
+            found = world_values(position, player, search)
             nodes = search.positions()
             depth = None
         else:

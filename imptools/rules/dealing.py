@@ -102,7 +102,11 @@ def recorded(
         for token in lines[place][:seen]:
             found = card(token.text)
             if found is None:
-                what = "an unknown card" if token.text.startswith("?") else "not a card of this pack"
-                return f"hand {hand.number} deals {place} `{token.text}`, {what}"
+                return f"hand {hand.number} deals {place} `{token.text}`, {not_a_card(token.text)}"
             cards.append(found)
     return out
+
+
+def not_a_card(text: str) -> str:
+    """What a token of a deal that names no card of the pack is: `?`, `??` an unknown card, else not a card."""
+    return "an unknown card" if text.startswith("?") else "not a card of this pack"

@@ -307,16 +307,7 @@ class SearchBotifarra:
             alpha - banked,
             beta - banked,
         )
-        if got <= alpha:
-            hi = got if got < hi else hi
-            got = hi
-        elif got >= beta:
-            lo = got if got > lo else lo
-            got = lo
-        else:
-            lo = hi = got
-        self._remember(side, lo, hi)
-        return got
+        return self._settle(side, got, got <= alpha, got >= beta, lo, hi)
 
     def _duel(self, player: str, alpha: int, beta: int) -> int:
         """`answer` with two players: the window on the count made a window on the sum it rises with (twice the
@@ -349,16 +340,22 @@ class SearchBotifarra:
             high - banked,
         )
         count = count_of(total, tricks, first, min(max(got, 0), total))
-        if got <= low:
-            hi = count if count < hi else hi
-            count = hi
-        elif got >= high:
-            lo = count if count > lo else lo
-            count = lo
+        return self._settle(side, count, got <= low, got >= high, lo, hi)
+
+    def _settle(self, side: int, value: int, failed_low: bool, failed_high: bool, lo: int, hi: int) -> int:
+        """A window's answer kept with the bounds `lo`, `hi` already known for `side`: an upper bound where the
+        search failed low, a lower bound where it failed high, else the exact value; the tighter of it and the
+        known bound is returned."""
+        if failed_low:
+            hi = value if value < hi else hi
+            value = hi
+        elif failed_high:
+            lo = value if value > lo else lo
+            value = lo
         else:
-            lo = hi = count
+            lo = hi = value
         self._remember(side, lo, hi)
-        return count
+        return value
 
     def known_bounds(self, player: str) -> tuple[int, int]:
         """Bounds on `player`'s value from here that the analysis already knows (`_known`), -INF and INF else."""

@@ -8,7 +8,7 @@ from random import Random
 
 from imptools.record import Hand
 from imptools.rules.base import DealtHand, Position
-from imptools.rules.dealing import deal_to, recorded
+from imptools.rules.dealing import deal_to, not_a_card, recorded
 from imptools.rules.ninety_nine.bids import bid_value
 from imptools.rules.ninety_nine.cards import (
     BID_CARDS,
@@ -161,8 +161,7 @@ class NinetyNineSimulator:
         token = hand.turnups[0].card.text
         turnup = self.card(token)
         if turnup is None:
-            what = "an unknown card" if token.startswith("?") else "not a card of this pack"
-            return f"hand {hand.number} turns up `{token}`, {what}"
+            return f"hand {hand.number} turns up `{token}`, {not_a_card(token)}"
         return {**seen, "turnup": [turnup]}
 
     def card(self, text: str) -> int | None:
