@@ -12,6 +12,7 @@ from imptools.findings import INTERNAL, Finding
 from imptools.record import Game, Tag
 from imptools.rules import GAMES, GameResult, HandResult, Ruleset, get_ruleset
 from imptools.rules.tricks import hand_dealers
+from imptools.slips import one_keystroke
 from imptools.suggest import did_you_mean
 
 MAX_PLAYERS = 64
@@ -46,6 +47,7 @@ def judge_game(game: Game) -> GameResult:
     failure of the ruleset gives the same unjudged result with an `internal` finding.
     """
     try:
+        game = as_meant(game)
         ruleset = get_ruleset(game.game_name)
     except Exception as exc:  # a ruleset that cannot even be loaded fails this game, not the batch
         return _unjudged(game, [internal_finding(game, exc, "loading the rules for")])
@@ -71,6 +73,8 @@ def judge_game(game: Game) -> GameResult:
     if len(game.players) > MAX_PLAYERS:
         return _unjudged(game, [])  # the reader has reported the Players tag
     extra = _variant_findings(game, ruleset)
+    if extra:
+        return _unjudged(game, extra)  # a variant close to none: its rules are not known
     try:
         result = ruleset.judge(game)
     except Exception as exc:  # a bug in a ruleset must not stop the batch
@@ -95,6 +99,54 @@ def judge_game(game: Game) -> GameResult:
 
 def _tag(game: Game, name: str) -> Tag | None:
     return next((t for t in game.tags if t.name == name), None)
+
+
+def as_meant(game: Game) -> Game:
+    """`game` with a `Game` or `Variant` tag one keystroke from exactly one known name read as that name.
+
+    One slip, one finding (NOTATION section 8, as for players' names): `[Game "botifara"]` or
+    `[Variant "clasic"]` gets one `syntax` finding naming the word meant, and the game is judged, scored,
+    replayed and analysed by the rules meant. A value close to none (or to two) is left as written:
+    `judge_game` reports it and does not judge the game. The tags as written stay in the record itself
+    (the writer and `imp export` keep them); only what is judged reads them as meant.
+    Idempotent: a game already read as meant comes back as it is.
+    """
+    name = game.game_name
+    if name is not None and name not in GAMES and (meant := _close_word(name, list(GAMES))) is not None:
+        game = _retagged(game, "Game", meant, "game")
+    ruleset = get_ruleset(game.game_name)
+    variants = getattr(ruleset, "variants", None) if ruleset is not None else None
+    variant = game.tag("Variant")
+    if variant is not None and isinstance(variants, (tuple, list, frozenset, set)) and variant not in variants:
+        meant = _close_word(variant, [str(v) for v in variants])
+        if meant is not None:
+            game = _retagged(game, "Variant", meant, "variant")
+    return game
+
+
+def _close_word(word: str, known: list[str]) -> str | None:
+    """The one known rules word (a game, a variant) `word` stands for, one keystroke away, letter case aside."""
+    folded = {k.casefold(): k for k in known}
+    meant = one_keystroke(word.casefold(), list(folded))
+    if meant is None and word.casefold() in folded:
+        meant = word.casefold()
+    return folded[meant] if meant is not None else None
+
+
+def _retagged(game: Game, name: str, meant: str, what: str) -> Game:
+    """`game` with its first `name` tag's value read as `meant`, and the one `syntax` finding saying so."""
+    tag = _tag(game, name)
+    assert tag is not None
+    finding = Finding(
+        "syntax",
+        f"`{tag.value}`: did you mean `{meant}`? The {what} is judged as `{meant}`",
+        tag.line,
+        tag.column,
+        game.path,
+        game.index,
+    )
+    header = tuple(replace(x, value=meant) if x is tag else x for x in game.header)
+    return replace(game, header=header, findings=(*game.findings, finding))
 
 
 def _variant_findings(game: Game, ruleset: Ruleset) -> list[Finding]:

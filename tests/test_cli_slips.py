@@ -147,3 +147,21 @@ def test_scoring_a_file_with_no_game_says_the_file_holds_no_game(tmp_path: Path)
         out.stdout
     )
     assert "not computed yet" not in out.stdout
+
+
+# --------------------------------------------------------------------------- a game's name one keystroke away
+
+
+def test_a_misspelt_game_is_replayed_and_analysed_as_the_game_meant(tmp_path: Path) -> None:
+    record = tmp_path / "club.imp"
+    record.write_text(CLUB.read_text(encoding="utf-8").replace('[Game "bottle-imp"]', '[Game "Botle-imp"]'))
+    clean = imp("replay", str(CLUB), "--hand", "1")
+    out = imp("replay", str(record), "--hand", "1")
+    assert out.returncode == 0, out.stderr  # a replay shows findings; it does not judge the file by its status
+    words = " ".join(out.stdout.split())  # the terminal's width may wrap the message
+    assert "`Botle-imp`: did you mean `bottle-imp`? The game is judged as `bottle-imp`" in words
+    assert clean.stdout.split("Hand 1")[1] == out.stdout.split("Hand 1")[1]  # the same steps, trick by trick
+    analysed = imp("analyse", "--json", str(record), "--hand", "1", "--from-trick", "7")
+    assert analysed.returncode == 0, analysed.stderr
+    (analysis,) = json.loads(analysed.stdout)["analyses"]
+    assert "skipped" not in analysis and analysis["plays"]

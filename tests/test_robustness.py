@@ -181,8 +181,14 @@ def test_a_line_that_cannot_be_repaired_is_skipped_with_one_finding() -> None:
 
 def test_a_misspelt_game_names_the_game_meant() -> None:
     (game,) = games_of(THURSDAY.replace('[Game "bottle-imp"]', '[Game "botle-imp"]'))
+    result = judge_game(game)
+    (f,) = result.all_findings()
+    assert (f.code, f.line, f.column) == ("syntax", 2, 1)
+    assert f.message == "`botle-imp`: did you mean `bottle-imp`? The game is judged as `bottle-imp`"
+    assert result.rules_checked and result.totals == judge_game(games_of(THURSDAY)[0]).totals
+    (game,) = games_of(THURSDAY.replace('[Game "bottle-imp"]', '[Game "bottles-imps"]'))
     (f,) = judge_game(game).all_findings()
-    assert (f.code, f.line, f.column, f.message) == ("syntax", 2, 1, "`botle-imp`: did you mean `bottle-imp`?")
+    assert f.message == "`bottles-imps`: did you mean `bottle-imp`?"  # two keystrokes: named, not judged
     (game,) = games_of(THURSDAY.replace('[Game "bottle-imp"]', '[Game "whist"]'))
     (f,) = judge_game(game).all_findings()
     assert f.message == "`whist` is not a game imptools knows (bottle-imp, botifarra, ninety-nine)"
@@ -202,11 +208,13 @@ def test_an_unknown_variant_is_reported_when_the_ruleset_lists_its_variants(monk
         # a ruleset that does not list its variants is not second-guessed
         assert [f for f in judge_game(game).all_findings() if f.line == 3] == []
     monkeypatch.setattr(imptools.check, "get_ruleset", lambda name: WithVariants(real))
-    found = [(f.code, f.line, f.column, f.message) for f in judge_game(game).all_findings() if f.line == 3]
-    assert found == [("syntax", 3, 1, "`clasic`: did you mean `classic`?")]
+    found = [(f.code, f.line, f.column, f.message) for f in judge_game(game).all_findings()]
+    assert found == [("syntax", 3, 1, "`clasic`: did you mean `classic`? The variant is judged as `classic`")]
     (game,) = games_of(THURSDAY.replace('[Variant "classic"]', '[Variant "grand"]'))
-    (f,) = [f for f in judge_game(game).all_findings() if f.line == 3]
+    result = judge_game(game)
+    (f,) = result.all_findings()  # rules not known: the hands are not judged, and nothing more is said
     assert f.message == "`grand` is not a variant of bottle-imp (classic, teams, teams-2-2-1-1, second-bottle, lopaka)"
+    assert f.line == 3 and not result.rules_checked and all(h.scores is None for h in result.hands)
     (game,) = games_of(THURSDAY)
     assert judge_game(game).all_findings() == []
 

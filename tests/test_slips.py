@@ -310,6 +310,40 @@ def test_a_misspelt_name_anywhere_on_any_table_costs_one_finding_and_keeps_the_s
     assert scores(result) == scores(clean) and result.totals == clean.totals
 
 
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    table=st.integers(0, len(TABLES) - 1),
+    seed=st.integers(1, 3),
+    tag=st.sampled_from(["Game", "Variant"]),
+    how=st.integers(0, 99),
+)
+def test_a_game_or_variant_one_keystroke_away_costs_one_finding_and_is_judged_as_meant(
+    table: int, seed: int, tag: str, how: int
+) -> None:
+    text, clean = clean_record(table, seed)
+    game, variant = TABLES[table][:2]
+    known = sorted({t[0] for t in TABLES}) if tag == "Game" else sorted({t[1] for t in TABLES if t[0] == game})
+    meant = game if tag == "Game" else variant
+    wrong = misspell(meant, how)
+    close = [k for k in known if k.casefold() == wrong.casefold() or distance_one(wrong.casefold(), k)]
+    if wrong in known or close != [meant]:
+        return  # not a slip of exactly one known word
+    written = f'[{tag} "{meant}"]'
+    line = text[: text.index(written)].count("\n") + 1
+    result = judged(slipped(text, written, f'[{tag} "{wrong}"]'))
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.line, finding.hand) == ("syntax", line, None)
+    assert f"`{wrong}`" in finding.message and f"judged as `{meant}`" in finding.message
+    assert result.rules_checked and scores(result) == scores(clean) and result.totals == clean.totals
+
+
+def test_a_misspelt_variant_still_finds_the_wrong_score_it_hides() -> None:
+    clean = sample("thursday-club.imp")
+    record = slipped(slipped(clean, '[Variant "classic"]', '[Variant "clasic"]'), "score Adam 15", "score Adam 16")
+    result = judged(record)
+    assert sorted(codes(result)) == ["score-mismatch", "syntax"]
+
+
 @settings(max_examples=40, deadline=None)
 @given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
 def test_commas_on_any_card_line_of_any_table_cost_one_finding(table: int, seed: int, pick: int) -> None:

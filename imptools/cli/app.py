@@ -531,11 +531,11 @@ def replay(
 
       imp replay night.imp --hand 2 --analyse --from-trick 5
     """
-    from imptools.check import judge_game
+    from imptools.check import as_meant, judge_game
     from imptools.replay import replay_game
 
     inputs = expand([file])
-    everything = list(read(inputs.paths[0], inputs))
+    everything = [as_meant(g) for g in read(inputs.paths[0], inputs)]
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     records = [g for g in everything if game is None or g.index == game]
@@ -653,10 +653,11 @@ def analyse(
       imp analyse ninety-nine.imp --hand 2 --bids
     """
     from imptools.analyse import ClusterUnavailable, Runner, cores, tasks_for
+    from imptools.check import as_meant
 
     ask = knowing_ask(knowing, samples, seed)
     inputs = expand([file])
-    games = list(read(inputs.paths[0], inputs))
+    games = [as_meant(g) for g in read(inputs.paths[0], inputs)]
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     tasks = tasks_for(games, game, hand, from_trick, ask, bids)
