@@ -33,7 +33,7 @@ NO_WORKERS = 60.0
 """Seconds the cluster may have no worker at all while work waits there before the work is given up."""
 NEEDED = "imptools.analyse:run_task"
 """What a worker unpickles to run a task (the analysis module and everything it imports), as `pkgutil` names it."""
-INSTALL = "install it there, the version of this machine (pip install imptools=={version})"
+INSTALL = "install it there, the version of this machine (pip install imptools-cards=={version})"
 
 
 class ClusterUnavailable(Exception):
@@ -53,7 +53,7 @@ def connect(address: str) -> Cluster:
         from distributed import Client
     except ImportError as exc:
         raise ClusterUnavailable(
-            "--scheduler needs Dask distributed: install imptools with the cluster extra (imptools[cluster])"
+            "--scheduler needs Dask distributed: install imptools with the cluster extra (imptools-cards[cluster])"
         ) from exc
     try:
         client = Client(address)  # type: ignore[no-untyped-call]
@@ -118,7 +118,7 @@ class Cluster:
             if other:
                 raise ClusterUnavailable(
                     f"{where} cannot run this imptools: {', '.join(other)} is installed there, {here} here; "
-                    f"install the same there (pip install imptools=={here})"
+                    f"install the same there (pip install imptools-cards=={here})"
                 )
 
     def workers(self) -> int:

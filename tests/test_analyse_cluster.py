@@ -18,6 +18,7 @@ from typing import Any
 
 import pytest
 
+from imptools import __version__ as VERSION
 from imptools.analyse import KnowingAsk, Runner, Task, tasks_for, worlds_spread
 from imptools.reader import read_games
 from imptools.simulate import Options, simulate
@@ -198,7 +199,31 @@ def test_workers_without_imptools_are_named_whole_hands_or_worlds(tmp_path: Path
         for args in (["--json"], ["--hand", "1", "--from-trick", "7", *ASK], ["--from-trick", "7", *ASK, "--json"]):
             line = refused(imp("analyse", str(path), *args, "--scheduler", c.scheduler_address))
             assert line.startswith(f"imp: the cluster's workers cannot import imptools (No module named '{hidden}")
-            assert line.endswith("install it there, the version of this machine (pip install imptools==0.1.0)")
+            assert line.endswith(
+                f"install it there, the version of this machine (pip install imptools-cards=={VERSION})"
+            )
+
+
+def test_workers_with_another_imptools_are_named(tmp_path: Path) -> None:
+    older = tmp_path / "older.py"
+    older.write_text(
+        '"""Preloaded in a worker: an older imptools there."""\nimport imptools\n\nimptools.__version__ = "0.0.9"\n'
+    )
+    with distributed.LocalCluster(
+        n_workers=1,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        preload=[str(older)],
+    ) as c:
+        line = refused(
+            imp("analyse", str(two_hands(tmp_path)), "--from-trick", "7", "--scheduler", c.scheduler_address)
+        )
+    assert line == (
+        f"imp: the cluster's workers cannot run this imptools: 0.0.9 is installed there, {VERSION} here; "
+        f"install the same there (pip install imptools-cards=={VERSION})"
+    )
 
 
 def free_port() -> int:
@@ -220,7 +245,7 @@ def test_a_scheduler_without_imptools_is_named(tmp_path: Path) -> None:
         line = refused(imp("analyse", str(two_hands(tmp_path)), "--scheduler", address))
         assert line == (
             f"imp: the Dask scheduler at {address} cannot import imptools (No module named 'imptools'): "
-            "install it there, the version of this machine (pip install imptools==0.1.0)"
+            f"install it there, the version of this machine (pip install imptools-cards=={VERSION})"
         )
     finally:
         scheduler.terminate()
