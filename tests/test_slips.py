@@ -562,3 +562,29 @@ def test_a_hand_line_with_the_wrong_number_and_a_slip_is_not_guessed() -> None:
     clean = sample("thursday-club.imp")
     result = judged(slipped(clean, "hand 2 dealer Adam", "haand 5 dealer Adam"))
     assert "syntax" in codes(result) and len(result.hands) == 2  # hand 2's lines are read into hand 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), who=st.integers(0, 5), how=st.integers(0, 99))
+def test_a_slip_in_the_players_tag_is_one_finding_however_often_the_record_names_him(
+    table: int, seed: int, who: int, how: int
+) -> None:
+    text, clean = clean_record(table, seed)
+    players = list(clean.players)
+    name = players[who % len(players)]
+    wrong = misspell(name, how)
+    others = [p for p in players if p != name]
+    close = [p for p in players if p.casefold() == wrong.casefold() or distance_one(wrong, p)]
+    if wrong in players or close != [name] or any(distance_one(wrong, p) for p in others):
+        return  # not one keystroke from exactly this one player
+    tag = f'[Players "{" ".join(players)}"]'
+    written = text.count(f"{name} ") + text.count(f"{name}:") + text.count(f"{name}.")
+    assume_many = written >= 2
+    result = judged(slipped(text, tag, tag.replace(name, wrong)))
+    if not assume_many:
+        return
+    (finding,) = result.all_findings()
+    assert finding.code == "unknown-player" and "Players tag" in finding.message
+    renamed = [None if s is None else [s[p] for p in players] for s in scores(clean)]
+    players_now = [wrong if p == name else p for p in players]
+    assert [None if s is None else [s[p] for p in players_now] for s in scores(result)] == renamed
