@@ -288,8 +288,10 @@ def document_text(data: bytes | str) -> str:
     games = _games_of(doc)
     texts: dict[str, str] = {}
     for i, source in enumerate(doc.get("sources") or []):
-        if not isinstance(source, dict) or not isinstance(source.get("path"), str) or not isinstance(
-            source.get("text"), str
+        if (
+            not isinstance(source, dict)
+            or not isinstance(source.get("path"), str)
+            or not isinstance(source.get("text"), str)
         ):
             raise RecordJSONError(f'sources[{i}]: expected an object with a "path" and a "text"')
         texts.setdefault(source["path"], source["text"])
