@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from random import Random
 
 from imptools.record import Hand, NameRef
-from imptools.rules.base import DealtHand, Position
+from imptools.rules.base import Ask, DealtHand, Position
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
 from imptools.rules.bottle_imp.cards import spell
 from imptools.rules.bottle_imp.setup import Setup
@@ -138,9 +138,15 @@ class BottleSimulator:
         return spell(card)
 
     def deal(
-        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+        self,
+        dealer: str,
+        rng: Random,
+        better: bool = False,
+        given: Mapping[str, Sequence[int]] | None = None,
+        ask: Ask | None = None,
     ) -> DealtHand:
-        """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot."""
+        """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot, and no
+        bot is asked (`ask` is not used: there is no better exchange to offer beside it)."""
         setup = self.setup
         dealt_to = deal_to(self.places(dealer), self.pack(), given, rng)
         packs: dict[str, list[set[int]]] = {}
