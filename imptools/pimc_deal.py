@@ -2,10 +2,12 @@
 
 A simulated deal asks the bot of the player who chooses (`HandSimulator.deal`'s `ask`: a `Choice`, the game's
 better bot's option first, then a few the game ranks next). The bot draws worlds consistent with what that player
-has seen by then. Before the first card no card has been played, so those are the deals that give him the cards he
-saw at the deal (`HandSimulator.seen_at_deal`: his own, and what the rules show the table), the rest dealt by the
-simulator's own dealing to conditions (`imptools.rules.dealing.deal_to`, uniform over such deals); the calls made so
-far rule out no deal (only a play's legality does, and none has been made).
+has seen by then. Before the first card no card has been played, so by the rules those are the deals that give him
+the cards he saw at the deal (`HandSimulator.seen_at_deal`: his own, and what the rules show the table), the rest
+dealt by the simulator's own dealing to conditions (`imptools.rules.dealing.deal_to`, uniform over such deals). The
+calls the others were seen to make say more than the rules do (a dealer who names oros is long in oros): a world is
+kept only where the game's better bot, holding that world's cards, makes each of them as it was made (`agrees`),
+drawn again otherwise (`TRIES` at most), which keeps the draw uniform among the deals that agree.
 
 In each world each option is taken in turn and the deal's choices are made again (`HandSimulator.deal` with every
 place given): the choices the player has seen made (his own, and every one shown to the table: a trump, a doubling,
