@@ -4,12 +4,15 @@ python bench/bench_bots.py --hands 600                       # every game, 600 h
 python bench/bench_bots.py --games ninety-nine --hands 100 --think 0.1 --worlds 8 --jobs 2
 python bench/bench_bots.py --games bright-house eye-of-the-demon --hands 300   # the Bottle Imp's two-pack tables
 python bench/bench_bots.py --games bottle-imp-3 --hands 150 --jobs 1              # the Bottle Imp with three players
+python bench/bench_bots.py --games ninety-nine --hands 150 --jobs 1 --choices both   # bids by worlds, or greedy's
 
 Each hand is a fresh simulated deal (`imp simulate`'s own code, seed `--seed` + the hand's number) played with
 `pimc` in some seats and `greedy` in the others; the seats turn from hand to hand, so that every seat (and so
 the lead and the deal) falls to each bot alike. A game of sides (Botifarra's partnerships) gives `pimc` one whole
 side. The figure of a hand is the `pimc` seats' mean score less the `greedy` seats' mean score, as the checker
-scores the hand (the `score` line); the line of a game gives the mean over the hands with a 95% interval (the
+scores the hand (the `score` line); `--choices` says how the `pimc` seats make their choices before the first
+card (bids, trump, doublings: by worlds, or the better bot's; `both` plays each hand both ways and gives the paired
+difference too); the line of a game gives the mean over the hands with a 95% interval (the
 normal one: 1.96 standard errors), and how long it took. Run it from outside the repository after `pip install .`
 to measure the compiled search.
 """
@@ -37,13 +40,14 @@ TABLES: dict[str, tuple[str, tuple[str, ...], str | None, int]] = {
 The first three (one a game) are run by default; the others when asked (`--games`)."""
 
 
-def one_hand(table: str, number: int, seed: int, think: float, worlds: int) -> float:
-    """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats'."""
+def one_hand(table: str, number: int, seed: int, think: float, worlds: int, choices: bool = True) -> float:
+    """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats' (`choices`: the
+    `pimc` seats make their choices before the first card by worlds, else the better bot's)."""
     game, players, variant, sides = TABLES[table]
     n = len(players)
     mine = {i for i in range(n) if i % (sides if sides > 1 else n) == number % (sides if sides > 1 else n)}
     bots = ",".join("pimc" if i in mine else "greedy" for i in range(n))
-    opts = Options(game, players, variant, seed=seed + number, bot=bots, think=think, worlds=worlds)
+    opts = Options(game, players, variant, seed=seed + number, bot=bots, think=think, worlds=worlds, choices=choices)
     text = "".join(simulate(opts))
     line = next(x for x in text.splitlines() if x.startswith("score "))
     words = line.split()[1:]
@@ -53,12 +57,12 @@ def one_hand(table: str, number: int, seed: int, think: float, worlds: int) -> f
     return statistics.fmean(ours) - statistics.fmean(theirs)
 
 
-def report(game: str, diffs: list[float], took: float, jobs: int) -> None:
+def report(game: str, diffs: list[float], took: float, jobs: int, what: str = "pimc - greedy") -> None:
     """One line: the hands so far, the mean difference and its 95% interval."""
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("inf")
     print(
-        f"{game}: {len(diffs)} hands, pimc - greedy {mean:+.2f} a hand,"
+        f"{game}: {len(diffs)} hands, {what} {mean:+.2f} a hand,"
         f" 95% interval [{mean - half:+.2f}, {mean + half:+.2f}] ({took:.0f} s, {jobs} jobs)",
         flush=True,
     )
@@ -73,18 +77,36 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=0, help="also report after every N hands")
+    parser.add_argument(
+        "--choices",
+        choices=("worlds", "greedy", "both"),
+        default="worlds",
+        help="the pimc seats' choices before the first card: by worlds (the default), the better bot's, or each"
+        " hand played both ways, with the paired difference",
+    )
     args = parser.parse_args()
+    ways = {"worlds": (True,), "greedy": (False,), "both": (True, False)}[args.choices]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for game in args.games:
             start = time.perf_counter()
             futures = [
-                pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds) for h in range(args.hands)
+                [pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds, w) for w in ways]
+                for h in range(args.hands)
             ]
-            diffs: list[float] = []
-            for f in futures:
-                diffs.append(f.result())
-                if len(diffs) == len(futures) or (args.every and len(diffs) % args.every == 0):
-                    report(game, diffs, time.perf_counter() - start, args.jobs)
+            diffs: list[list[float]] = [[] for _ in ways]
+            for hand in futures:
+                for k, f in enumerate(hand):
+                    diffs[k].append(f.result())
+                n = len(diffs[0])
+                if n == len(futures) or (args.every and n % args.every == 0):
+                    took = time.perf_counter() - start
+                    if len(ways) == 1:
+                        report(game, diffs[0], took, args.jobs)
+                    else:
+                        report(game, diffs[0], took, args.jobs, "pimc - greedy, choices by worlds:")
+                        report(game, diffs[1], took, args.jobs, "pimc - greedy, the better bot's choices:")
+                        paired = [a - b for a, b in zip(diffs[0], diffs[1], strict=True)]
+                        report(game, paired, took, args.jobs, "by worlds - the better bot's, paired:")
 
 
 if __name__ == "__main__":
