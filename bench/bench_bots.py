@@ -5,12 +5,15 @@ python bench/bench_bots.py --games ninety-nine --hands 100 --think 0.1 --worlds 
 python bench/bench_bots.py --games bright-house eye-of-the-demon --hands 300   # the Bottle Imp's two-pack tables
 python bench/bench_bots.py --games bottle-imp-3 --hands 150 --jobs 1              # the Bottle Imp with three players
 python bench/bench_bots.py --games bottle-imp-6 --hands 300 --jobs 1 --diffs six.json   # each hand's figure kept
+python bench/bench_bots.py --games ninety-nine --hands 150 --jobs 1 --choices both   # bids by worlds, or greedy's
 
 Each hand is a fresh simulated deal (`imp simulate`'s own code, seed `--seed` + the hand's number) played with
 `pimc` in some seats and `greedy` in the others; the seats turn from hand to hand, so that every seat (and so
 the lead and the deal) falls to each bot alike. A game of sides (Botifarra's partnerships) gives `pimc` one whole
 side. The figure of a hand is the `pimc` seats' mean score less the `greedy` seats' mean score, as the checker
-scores the hand (the `score` line); the line of a game gives the mean over the hands with a 95% interval (the
+scores the hand (the `score` line); `--choices` says how the `pimc` seats make their choices before the first
+card (bids, trump, doublings: by worlds, or the better bot's; `both` plays each hand both ways and gives the paired
+difference too); the line of a game gives the mean over the hands with a 95% interval (the
 normal one: 1.96 standard errors), and how long it took (wall, and the CPU seconds of the hands themselves). Run
 it from outside the repository after `pip install .` to measure the compiled search.
 """
@@ -48,15 +51,20 @@ turning keeps together) and its other tags. The first three (one a game) are run
 (`--games`)."""
 
 
-def one_hand(table: str, number: int, seed: int, think: float, worlds: int) -> tuple[float, float]:
-    """The score difference of hand `number` (the `pimc` seats' mean less the `greedy` seats'), and the CPU seconds
+def one_hand(
+    table: str, number: int, seed: int, think: float, worlds: int, choices: bool = True
+) -> tuple[float, float]:
+    """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats' (`choices`: the
+    `pimc` seats make their choices before the first card by worlds, else the better bot's), and the CPU seconds
     it took."""
     cpu = time.process_time()
     game, players, variant, sides, tags = TABLES[table]
     n = len(players)
     mine = {i for i in range(n) if i % (sides if sides > 1 else n) == number % (sides if sides > 1 else n)}
     bots = ",".join("pimc" if i in mine else "greedy" for i in range(n))
-    opts = Options(game, players, variant, seed=seed + number, bot=bots, think=think, worlds=worlds, tags=tags)
+    opts = Options(
+        game, players, variant, seed=seed + number, bot=bots, think=think, worlds=worlds, choices=choices, tags=tags
+    )
     text = "".join(simulate(opts))
     line = next(x for x in text.splitlines() if x.startswith("score "))
     words = line.split()[1:]
@@ -66,12 +74,12 @@ def one_hand(table: str, number: int, seed: int, think: float, worlds: int) -> t
     return statistics.fmean(ours) - statistics.fmean(theirs), time.process_time() - cpu
 
 
-def report(game: str, diffs: list[float], took: float, jobs: int, cpu: float) -> None:
+def report(game: str, diffs: list[float], took: float, jobs: int, cpu: float, what: str = "pimc - greedy") -> None:
     """One line: the hands so far, the mean difference and its 95% interval, the wall and the CPU seconds."""
     mean = statistics.fmean(diffs)
     half = 1.96 * statistics.stdev(diffs) / len(diffs) ** 0.5 if len(diffs) > 1 else float("inf")
     print(
-        f"{game}: {len(diffs)} hands, pimc - greedy {mean:+.2f} a hand,"
+        f"{game}: {len(diffs)} hands, {what} {mean:+.2f} a hand,"
         f" 95% interval [{mean - half:+.2f}, {mean + half:+.2f}] ({took:.0f} s wall, {jobs} jobs;"
         f" {cpu:.0f} s CPU, {cpu / len(diffs):.2f} s a hand)",
         flush=True,
@@ -87,25 +95,43 @@ def main() -> None:
     parser.add_argument("--worlds", type=int, default=12)
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--every", type=int, default=0, help="also report after every N hands")
+    parser.add_argument(
+        "--choices",
+        choices=("worlds", "greedy", "both"),
+        default="worlds",
+        help="the pimc seats' choices before the first card: by worlds (the default), the better bot's, or each"
+        " hand played both ways, with the paired difference",
+    )
     parser.add_argument("--diffs", metavar="FILE", help="write each hand's difference here (JSON: table -> list)")
     args = parser.parse_args()
     kept: dict[str, list[float]] = {}
+    ways = {"worlds": (True,), "greedy": (False,), "both": (True, False)}[args.choices]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for game in args.games:
             start = time.perf_counter()
             futures = [
-                pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds) for h in range(args.hands)
+                [pool.submit(one_hand, game, h, args.seed * 100_000, args.think, args.worlds, w) for w in ways]
+                for h in range(args.hands)
             ]
-            diffs: list[float] = []
+            diffs: list[list[float]] = [[] for _ in ways]
             cpu = 0.0
-            for f in futures:
-                diff, took = f.result()
-                diffs.append(diff)
-                cpu += took
-                if len(diffs) == len(futures) or (args.every and len(diffs) % args.every == 0):
-                    report(game, diffs, time.perf_counter() - start, args.jobs, cpu)
+            for hand in futures:
+                for k, f in enumerate(hand):
+                    diff, spent = f.result()
+                    diffs[k].append(diff)
+                    cpu += spent
+                n = len(diffs[0])
+                if n == len(futures) or (args.every and n % args.every == 0):
+                    took = time.perf_counter() - start
+                    if len(ways) == 1:
+                        report(game, diffs[0], took, args.jobs, cpu)
+                    else:
+                        report(game, diffs[0], took, args.jobs, cpu, "pimc - greedy, choices by worlds:")
+                        report(game, diffs[1], took, args.jobs, cpu, "pimc - greedy, the better bot's choices:")
+                        paired = [a - b for a, b in zip(diffs[0], diffs[1], strict=True)]
+                        report(game, paired, took, args.jobs, cpu, "by worlds - the better bot's, paired:")
                     if args.diffs:
-                        kept[game] = diffs
+                        kept[game] = diffs[0]
                         with open(args.diffs, "w") as out:
                             json.dump(kept, out)
 

@@ -28,6 +28,7 @@ from imptools.findings import Finding
 from imptools.reader_grammar import (
     NAME,
     describe_error,
+    hand_line_slip,
     line_notes,
     parse_line,
     repaired_line,
@@ -155,6 +156,11 @@ class _Assembler:
         """The number the next trick of the current hand should have."""
         tricks = [x.number for x in self.hand_lines if isinstance(x, Trick)]
         return tricks[-1] + 1 if tricks else 1
+
+    def next_hand(self) -> int:
+        """The number the next hand of the current game should have."""
+        last = self.hand if self.hand is not None else (self.hands[-1] if self.hands else None)
+        return last.number + 1 if last is not None else 1
 
     def _current_hand_number(self) -> int | None:
         return self.hand.number if self.hand is not None else None
@@ -541,6 +547,11 @@ def read_lines(lines: Iterator[Physical], path: str | None, findings: list[Findi
                 else:
                     e = err if isinstance(err, RecordSyntaxError) else describe_error(err, text, logical.first_line)
                     asm.error(e.message, e.line, e.column)
+                opened = hand_line_slip(text, asm.next_hand(), logical.first_line) if asm.started else None
+                if opened is not None:  # the slip reported, the hand still opens here
+                    yield from asm.feed(opened, logical.raw)
+                    asm._flush_findings()
+                    continue
                 asm.unread(logical.raw, logical.first_line)
                 asm._flush_findings()
                 continue

@@ -419,6 +419,41 @@ def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, i
     return None
 
 
+_HAND_SLIP = re.compile(
+    r"[ \t]*([^\W\d_]+)[ \t]+([0-9]{1,9})(?:[ \t]+([^\W\d_]+))?(?:[ \t]+([^\W\d_][\w'\-]*))?[ \t]*(?:;.*)?"
+)
+"""A `hand` line with a slip in a keyword: `haand 3`, `hand 3 dealr Betty`, `hand 3 Betty` (the keyword left out)."""
+
+
+def _keyword_slip(word: str, keyword: str) -> bool:
+    """`word` is `keyword`, or one keystroke from it (letter case aside)."""
+    from imptools.slips import one_keystroke
+
+    return word.casefold() == keyword or one_keystroke(word.casefold(), [keyword]) == keyword
+
+
+def hand_line_slip(text: str, due: int, first_line: int) -> Hand | None:
+    """The hand a line that does not parse opens, where it is plainly the `hand` line of hand `due` with a slip in
+    a keyword; else None.
+
+    A hand line skipped would put every line of its hand into the hand before (each card dealt twice, every trick
+    out of order): the one slip is reported where it stands (its `syntax` finding), and the hand still opens here,
+    with its dealer where one is written (docs/decisions.md)."""
+    m = _HAND_SLIP.fullmatch(text.rstrip("\r\n"))
+    if m is None or int(m.group(2)) != due or not _keyword_slip(m.group(1), "hand"):
+        return None
+    word, name, at = m.group(3), m.group(4), m.start(4) + 1
+    if name is None and word is not None:
+        if _keyword_slip(word, "dealer"):
+            word = None  # `hand 3 dealer`: the dealer's name left out, the rotation gives him
+        else:
+            word, name, at = None, word, m.start(3) + 1  # `hand 3 Betty`: the dealer without its keyword
+    elif word is not None and not _keyword_slip(word, "dealer"):
+        return None
+    dealer = NameRef(name, first_line, at) if name is not None else None
+    return Hand(due, first_line, m.start(1) + 1, dealer)
+
+
 _CARD_LINE = re.compile(r"[ \t]*(?:deal|discard|pass|bid|[0-9]+\.)[ \t]")
 """The lines whose cards may be written with commas between them (the fourth repair of section 8)."""
 

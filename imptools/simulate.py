@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from imptools.reader import read_games
 from imptools.rules import get_ruleset
-from imptools.rules.base import HandSimulator, Position
+from imptools.rules.base import Ask, Choice, HandSimulator, Position
 from imptools.suggest import did_you_mean
 
 if TYPE_CHECKING:
@@ -56,6 +56,9 @@ class Options:
     """The most worlds the `pimc` bot solves at a decision."""
     dealer: str | None = None
     """Who deals every hand (`--like`: the recorded hand's dealer); None: hand 1's default dealer, then in turn."""
+    choices: bool = True
+    """Whether the `pimc` bot makes its choices before the first card (bids, trump, doublings) by worlds too
+    (`imptools.pimc_deal`); else they are the better bot's, as every other bot's are."""
 
 
 def _header(opts: Options) -> str:
@@ -240,13 +243,37 @@ def _chooser(opts: Options, sim: HandSimulator, rng: Random, before: str) -> Cal
     return chosen
 
 
+def _asker(opts: Options, sim: HandSimulator, header: str, dealer: str, number: int) -> Ask:
+    """How the players make the choices a deal asks before the first card: the `pimc` bot's by worlds
+    (`imptools.pimc_deal`, on random numbers of its own, so that the deal's other choices draw theirs as without
+    it), every other bot's the better bot's."""
+    from imptools.pimc import Thinking
+    from imptools.pimc_deal import decide
+
+    bots = _bots(opts)
+    thinking = Thinking(opts.worlds, opts.think)
+    rng = Random(f"{opts.seed}/{number}/choices")
+    made: list[tuple[Choice, int]] = []
+
+    def ask(choice: Choice) -> int:
+        k = 0
+        if bots.get(choice.player) == "pimc":
+            k = decide(sim, choice, made, header, dealer, rng, thinking)
+        made.append((choice, k))
+        return k
+
+    return ask
+
+
 def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: str) -> str:
     """One hand's text. Its random choices come from the seed and the hand's number alone, so that
     hands can be played in any order, on any process, and give the same bytes."""
     rng = Random(f"{opts.seed}/{number}")
     given = _given(opts, sim, dealer) if opts.deal else None
-    better = any(b != "random" for b in _bots(opts).values())
-    dealt = sim.deal(dealer, rng, better=better, given=given)
+    bots = _bots(opts)
+    better = any(b != "random" for b in bots.values())
+    ask = _asker(opts, sim, header, dealer, number) if opts.choices and "pimc" in bots.values() else None
+    dealt = sim.deal(dealer, rng, better=better, given=given, ask=ask)
     before = "\n".join([header, f"hand 1 dealer {dealer}", *dealt.lines])
     tricks = _play(dealt.position, _chooser(opts, sim, rng, before))
     body = [f"hand {number} dealer {dealer}", *(dealt.lines if opts.deals else dealt.play_only)]

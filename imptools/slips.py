@@ -118,15 +118,27 @@ class _Reader:
         self.players = game.players
         self.findings: list[Finding] = []
         self.hand = 0
+        self.tag_slips = _tag_slips(game)
+        self.told: set[str] = set()
 
     def name(self, ref: NameRef, trick: int | None = None) -> NameRef:
         meant = one_keystroke(ref.name, self.players)
         if meant is None:
             return ref
+        if ref.name in self.told:
+            return replace(ref, name=meant, written=ref.written or ref.name)
+        message = f"`{ref.name}` is not a player: read as `{meant}`, one keystroke away"
+        if ref.name in self.tag_slips:
+            # the slip is in the Players tag: the record spells this player one way throughout
+            self.told.add(ref.name)
+            message += (
+                f" (the record writes `{ref.name}` {self.tag_slips[ref.name]} times and never `{meant}`:"
+                " the one slip is in the Players tag, read as the same player everywhere)"
+            )
         self.findings.append(
             Finding(
                 "unknown-player",
-                f"`{ref.name}` is not a player: read as `{meant}`, one keystroke away",
+                message,
                 ref.line,
                 ref.column,
                 self.game.path,
@@ -172,6 +184,40 @@ class _Reader:
         if dealer is hand.dealer and all(a is b for a, b in zip(lines, hand.lines)):
             return hand
         return replace(hand, dealer=dealer, lines=lines)
+
+
+def _written_names(hand: Hand) -> list[str]:
+    """Every name `hand` writes (dealer, lines, named plays, score and total entries)."""
+    out = [hand.dealer.name] if hand.dealer is not None else []
+    for line in hand.lines:
+        if isinstance(line, _ONE_NAME):
+            out.append(line.player.name)
+        elif isinstance(line, Pass):
+            out += [line.giver.name, line.receiver.name]
+        elif isinstance(line, Trick):
+            out += [p.player.name for p in line.plays if p.player is not None]
+        elif isinstance(line, ScoreLine):
+            out += [e.player.name for e in line.entries]
+    return out
+
+
+def _tag_slips(game: Game) -> dict[str, int]:
+    """The names the record writes at least twice, one keystroke from a player whose own spelling it never
+    writes: the slip is the Players tag's, made once (name -> how many times the record writes it)."""
+    counts: dict[str, int] = {}
+    for hand in game.hands:
+        for name in _written_names(hand):
+            counts[name] = counts.get(name, 0) + 1
+    out: dict[str, int] = {}
+    for name, n in counts.items():
+        meant = one_keystroke(name, game.players) if n >= 2 else None
+        if (
+            meant is not None
+            and meant not in counts
+            and sum(one_keystroke(w, game.players) == meant for w in counts) == 1
+        ):
+            out[name] = n
+    return out
 
 
 def read_as_meant(game: Game) -> Game:

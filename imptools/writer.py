@@ -15,7 +15,7 @@ from __future__ import annotations
 import dataclasses
 import types
 import typing
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 import orjson
@@ -204,9 +204,22 @@ EXPORT_VERSION = 1
 _EARLIER_FORMATS = ("imp-record",)  # the name exports carried before every command's JSON was named after it
 
 
-def games_to_json(games: Iterable[Game]) -> bytes:
-    """One JSON document holding the record model of `games` (reader findings are not exported)."""
-    return orjson.dumps({"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": [_to_plain(g) for g in games]})
+def games_to_json(games: Iterable[Game], sources: Sequence[tuple[str, bytes]] = ()) -> bytes:
+    """One JSON document holding the record model of `games` (reader findings are not exported).
+
+    `sources` are the files the games were read from, each as its path (as the games' `path` names it) and its
+    bytes: each UTF-8 one is kept in the document (`"sources"`), so that `document_text` writes it back byte for
+    byte, its slips, spacing and spelling as written, while its games are as it reads."""
+    doc: dict[str, Any] = {"format": EXPORT_FORMAT, "version": EXPORT_VERSION, "games": [_to_plain(g) for g in games]}
+    kept = []
+    for path, data in sources:
+        try:
+            kept.append({"path": path, "text": data.decode("utf-8")})
+        except UnicodeDecodeError:
+            continue  # not UTF-8 (the notation's encoding): written back from its model, as read
+    if kept:
+        doc["sources"] = kept
+    return orjson.dumps(doc)
 
 
 def _from_plain(value: Any, hint: Any, where: str) -> Any:
@@ -255,10 +268,61 @@ def _object(value: Any, where: str, allowed: set[str]) -> Any:
 
 def games_from_json(data: bytes | str) -> list[Game]:
     """The games of a document made by `games_to_json`; raises `RecordJSONError` naming the place at fault."""
+    return _games_of(_document(data))
+
+
+def _document(data: bytes | str) -> Any:
     try:
-        doc = orjson.loads(data)
+        return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
         raise RecordJSONError(f"not JSON: {exc}") from None
+
+
+def document_text(data: bytes | str) -> str:
+    """The notation of a document made by `games_to_json`, as `imp import` writes it.
+
+    The games of a file whose text the document keeps (`"sources"`) and which still read exactly as that text does
+    are written as that text, byte for byte: the round trip is exact for any file, its slips and repaired lines
+    included. Games changed since (or with no text kept) are written in canonical notation."""
+    doc = _document(data)
+    games = _games_of(doc)
+    texts: dict[str, str] = {}
+    for i, source in enumerate(doc.get("sources") or []):
+        if (
+            not isinstance(source, dict)
+            or not isinstance(source.get("path"), str)
+            or not isinstance(source.get("text"), str)
+        ):
+            raise RecordJSONError(f'sources[{i}]: expected an object with a "path" and a "text"')
+        texts.setdefault(source["path"], source["text"])
+    chunks: list[str] = []
+    at = 0
+    while at < len(games):
+        path = games[at].path
+        end = at + 1
+        while end < len(games) and games[end].path == path:
+            end += 1
+        group = games[at:end]
+        text = texts.get(path) if path is not None else None
+        if text is not None and _reads_as(text, path, group):
+            chunks.append(text)
+        else:
+            chunks.append(format_games(group))
+        at = end
+    return "\n".join(c if c.endswith("\n") or i == len(chunks) - 1 else c + "\n" for i, c in enumerate(chunks))
+
+
+def _reads_as(text: str, path: str | None, games: Sequence[Game]) -> bool:
+    """Whether `text` reads as exactly `games` (positions included, findings aside)."""
+    import io
+
+    from imptools.reader import read_games
+
+    read = list(read_games(io.BytesIO(text.encode("utf-8")), path=path))
+    return len(read) == len(games) and all(_to_plain(a) == _to_plain(b) for a, b in zip(read, games))
+
+
+def _games_of(doc: Any) -> list[Game]:
     if not isinstance(doc, dict) or not isinstance(doc.get("games"), list):
         raise RecordJSONError(f'expected an object with "format": "{EXPORT_FORMAT}" and a list "games"')
     form = doc.get("format", EXPORT_FORMAT)  # an export made before documents carried their format has none
@@ -274,5 +338,5 @@ def games_from_json(data: bytes | str) -> list[Game]:
     return [_object(g, f"games[{i}]", {"Game"}) for i, g in enumerate(doc["games"])]
 
 
-__all__ = ["RecordJSONError", "format_game", "format_games", "games_from_json", "games_to_json"]
+__all__ = ["RecordJSONError", "document_text", "format_game", "format_games", "games_from_json", "games_to_json"]
 _ = NameRef  # re-exported names used in type hints of the model

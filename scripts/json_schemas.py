@@ -61,13 +61,20 @@ def pair(first: dict[str, Any], second: dict[str, Any]) -> dict[str, Any]:
     return {"type": "array", "prefixItems": [first, second], "items": False, "minItems": 2}
 
 
-def document(fmt: str, title: str, description: str, body: dict[str, Any], defs: dict[str, Any]) -> dict[str, Any]:
-    """A whole document: `format` and `version` first, then `body`'s keys (all required)."""
+def document(
+    fmt: str,
+    title: str,
+    description: str,
+    body: dict[str, Any],
+    defs: dict[str, Any],
+    optional: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A whole document: `format` and `version` first, then `body`'s keys (all required), and `optional` ones."""
     schema = {
         "$schema": DRAFT,
         "title": title,
         "description": description,
-        **obj({"format": {"const": fmt}, "version": {"const": VERSION}, **body}),
+        **obj({"format": {"const": fmt}, "version": {"const": VERSION}, **body}, optional),
     }
     if defs:
         schema["$defs"] = defs
@@ -390,6 +397,14 @@ def export_schema() -> dict[str, Any]:
         "The record model of the files, element by element with positions, as `imp import` reads it back.",
         {"games": {"type": "array", "items": {"$ref": "#/$defs/Game"}}},
         defs,
+        {
+            "sources": {
+                "type": "array",
+                "description": "Each UTF-8 file exported, as written: `imp import` writes it back byte for byte while "
+                "its games still read as it does.",
+                "items": obj({"path": STR, "text": STR}),
+            }
+        },
     )
 
 

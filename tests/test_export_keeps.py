@@ -288,3 +288,54 @@ def test_a_line_with_two_slips_is_kept_as_written_not_half_repaired(line: str) -
     again = format_games(games_from_json(games_to_json(games)))
     assert line in again.splitlines()
     assert list(read_games(again)) == games
+
+
+# --------------------------------------------------------------------------- the file itself, byte for byte
+
+
+def exact_round_trip(data: bytes, path: str = "night.imp") -> str:
+    """What `imp import` writes from the export of a file holding `data`."""
+    import io
+
+    from imptools.writer import document_text
+
+    games = list(read_games(io.BytesIO(data), path=path))
+    return document_text(games_to_json(games, [(path, data)]))
+
+
+@pytest.mark.parametrize("path", records(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_every_record_comes_back_byte_for_byte(path: Path) -> None:
+    data = path.read_bytes()
+    assert exact_round_trip(data).encode("utf-8") == data
+
+
+SLIPS = [
+    ("3. 37 33 14 23", "3 37 33 14 23"),  # a trick number without its dot (repaired)
+    ("1. Adam:24 15 17 32", "1. Adam:24, 15, 17, 32"),  # commas (repaired)
+    ("pass Betty > Christian 10", "pass Betty Christian 10"),  # a pass without `>` (repaired)
+    ("5. Betty:11 35 31 9", "5. Betty 11 35 31 9"),  # a leader without his colon (repaired)
+    ("hand 2 dealer Adam", "haand 2 dealr Adam"),  # the hand line's keywords (the hand still opens)
+    ("3. 37 33 14 23", "3.  37  33 14 23"),  # spacing
+    ("deal Adam 2 4 6 7", "deal Adam 4 2 6 7"),  # cards out of order
+    ("score Adam 15 Betty -10 Christian 68 Doris 0", "score Adam 15 Betty -10 Christian 68 Dorris 0"),
+]
+
+
+@pytest.mark.parametrize(("right", "slip"), SLIPS)
+def test_a_slip_comes_back_as_written_and_is_found_again(right: str, slip: str) -> None:
+    clean = (SAMPLES / "thursday-club.imp").read_text(encoding="utf-8")
+    text = clean.replace(right, slip, 1).replace("\n", "\r\n") if "Dorris" in slip else clean.replace(right, slip, 1)
+    assert text != clean
+    back = exact_round_trip(text.encode("utf-8"))
+    assert back == text
+    before = [(f.code, f.line, f.column) for g in read_games(text) for f in g.findings]
+    assert [(f.code, f.line, f.column) for g in read_games(back) for f in g.findings] == before
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sample=st.sampled_from(SAMPLE_TEXTS), at=st.floats(0, 1), cut=st.integers(0, 80), typed=st.text(max_size=3))
+def test_any_keystroke_anywhere_comes_back_byte_for_byte(sample: str, at: float, cut: int, typed: str) -> None:
+    where = int(at * len(sample))
+    text = sample[:where] + typed + sample[where + cut % 3 :]
+    data = text.encode("utf-8", errors="replace")
+    assert exact_round_trip(data).encode("utf-8") == data

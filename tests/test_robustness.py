@@ -484,13 +484,13 @@ def test_import_output_is_atomic_and_refuses_a_file_changed_meanwhile(
     os.umask(umask)
     assert stat.S_IMODE(os.stat(new).st_mode) == 0o666 & ~umask
 
-    real_from_json = imptools.writer.games_from_json
+    real_text = imptools.writer.document_text
 
     def read_while_someone_saves(data: Any) -> Any:
         new.write_text("; Doris's own notes\n", encoding="utf-8")
-        return real_from_json(data)
+        return real_text(data)
 
-    monkeypatch.setattr(imptools.writer, "games_from_json", read_while_someone_saves)
+    monkeypatch.setattr(imptools.writer, "document_text", read_while_someone_saves)
     out = run("import", str(exported), "-o", str(new))
     assert out.exit_code == 1 and "changed while the export was read; not overwritten" in out.output
     assert new.read_text(encoding="utf-8") == "; Doris's own notes\n"

@@ -19,6 +19,7 @@ from rich.console import Console
 from imptools.check import judge_game
 from imptools.present.score_sheet import score_sheet
 from imptools.reader import read_games
+from imptools.rules import get_ruleset
 from imptools.rules.base import GameResult
 from imptools.simulate import Options, simulate
 from imptools.writer import format_games
@@ -481,3 +482,114 @@ def test_a_trick_line_that_does_not_read_costs_its_finding_and_the_hands_score_o
     assert sorted((f.code, f.hand) for f in result.all_findings()) == [("not-scored", 2), ("syntax", 2)]
     assert [scores(result)[0], scores(result)[2]] == [scores(clean)[0], scores(clean)[2]]
     assert result.hands[1].scores is None
+
+
+# --------------------------------------------------------------------------- the score sheet's running totals
+
+
+def with_totals(text: str) -> str:
+    """`text` with a `total` line after each hand's `score` line, the running totals as a scorekeeper adds them."""
+    running: dict[str, int] = {}
+    out = []
+    for line in text.split("\n"):
+        out.append(line)
+        if line.startswith("score "):
+            words = line.split()[1:]
+            for name, value in zip(words[::2], words[1::2]):
+                running[name] = running.get(name, 0) + int(value)
+            out.append("total " + " ".join(f"{n} {v}" for n, v in running.items()))
+    return "\n".join(out)
+
+
+def test_a_total_miswritten_once_and_carried_forward_is_one_finding() -> None:
+    clean = with_totals(sample("thursday-club.imp"))
+    assert judged(clean).all_findings() == []
+    totals = [x for x in clean.split("\n") if x.startswith("total ")]
+    wrong = [re.sub(r"Adam (-?\d+)", lambda m: f"Adam {int(m.group(1)) + 10}", x) for x in totals]
+    record = clean
+    for right, slip in zip(totals, wrong):
+        record = record.replace(right, slip, 1)  # hand 1's total 10 too many, carried into every later one
+    result = judged(record)
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.hand, finding.player) == ("score-mismatch", 1, "Adam")
+    assert scores(result) == scores(judged(clean))
+
+
+def test_a_total_miswritten_once_and_not_carried_is_one_finding() -> None:
+    clean = with_totals(sample("thursday-club.imp"))
+    first = next(x for x in clean.split("\n") if x.startswith("total "))
+    result = judged(clean.replace(first, re.sub(r"Adam (-?\d+)", lambda m: f"Adam {int(m.group(1)) + 1}", first), 1))
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.hand, finding.player) == ("score-mismatch", 1, "Adam")
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_an_unknown_card_costs_its_hand_and_not_every_later_total(table: int, seed: int, pick: int) -> None:
+    """The totals written after a hand that cannot be scored include its score as played: the sheet's own
+    arithmetic, not a finding on every later line (docs/decisions.md)."""
+    text, clean = clean_record(table, seed)
+    text = with_totals(text)
+    assert judged(text).all_findings() == []
+    lines, start, end = hand_2(text)
+    trick_lines = [i for i in range(start, end) if re.match(r"\d+\. ", lines[i])]
+    i = trick_lines[pick % len(trick_lines)]
+    m = re.match(r"(\d+\. (?:\S+:)?)(\S+)", lines[i])
+    assert m is not None
+    lines[i] = lines[i][: m.start(2)] + "@" + lines[i][m.end(2) :]  # a card nobody can read
+    result = judged("\n".join(lines))
+    assert sorted(codes(result)) == ["not-scored", "unknown-card"] or sorted(codes(result)) == ["syntax"] + [
+        "not-scored"
+    ], [(f.code, f.message) for f in result.all_findings()]
+    kept = scores(clean)
+    assert scores(result)[0] == kept[0] and scores(result)[2] == kept[2] and scores(result)[1] is None
+
+
+# --------------------------------------------------------------------------- the hand line
+
+
+@pytest.mark.parametrize(
+    "slip", ["haand 2 dealer Adam", "hnad 2 dealer Adam", "Hand 2 dealer Adam", "hand 2 dealr Adam", "hand 2 Adam"]
+)
+def test_a_slip_in_the_hand_lines_keywords_still_opens_the_hand(slip: str) -> None:
+    clean = sample("thursday-club.imp")
+    result = judged(slipped(clean, "hand 2 dealer Adam", slip))
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.line) == ("syntax", clean[: clean.index("hand 2 dealer")].count("\n") + 1)
+    assert scores(result) == scores(judged(clean)) and [h.dealer for h in result.hands][1] == "Adam"
+
+
+def test_a_hand_line_with_the_wrong_number_and_a_slip_is_not_guessed() -> None:
+    clean = sample("thursday-club.imp")
+    result = judged(slipped(clean, "hand 2 dealer Adam", "haand 5 dealer Adam"))
+    assert "syntax" in codes(result) and len(result.hands) == 2  # hand 2's lines are read into hand 1
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), who=st.integers(0, 5), how=st.integers(0, 99))
+def test_a_slip_in_the_players_tag_is_one_finding_however_often_the_record_names_him(
+    table: int, seed: int, who: int, how: int
+) -> None:
+    text, clean = clean_record(table, seed)
+    players = list(clean.players)
+    name = players[who % len(players)]
+    ruleset = get_ruleset(TABLES[table][0])
+    assert ruleset is not None
+    if name in ruleset.named_seats(TABLES[table][1]):
+        return  # a seat the rules name (Lopaka): a different name is a different table (bad-players)
+    wrong = misspell(name, how)
+    others = [p for p in players if p != name]
+    close = [p for p in players if p.casefold() == wrong.casefold() or distance_one(wrong, p)]
+    if wrong in players or close != [name] or any(distance_one(wrong, p) for p in others):
+        return  # not one keystroke from exactly this one player
+    tag = f'[Players "{" ".join(players)}"]'
+    written = text.count(f"{name} ") + text.count(f"{name}:") + text.count(f"{name}.")
+    assume_many = written >= 2
+    result = judged(slipped(text, tag, tag.replace(name, wrong)))
+    if not assume_many:
+        return
+    (finding,) = result.all_findings()
+    assert finding.code == "unknown-player" and "Players tag" in finding.message
+    renamed = [None if s is None else [s[p] for p in players] for s in scores(clean)]
+    players_now = [wrong if p == name else p for p in players]
+    assert [None if s is None else [s[p] for p in players_now] for s in scores(result)] == renamed

@@ -127,7 +127,15 @@ def test_export_import_commands(tmp_path: Path) -> None:
     j = tmp_path / "r.json"
     j.write_text(exported.stdout)
     back = imp("import", str(j))
-    assert back.returncode == 0 and back.stdout == format_games(read_games(MESSY))
+    assert back.returncode == 0 and back.stdout == MESSY  # the file as written, byte for byte
+    doc = json.loads(exported.stdout)
+    assert doc["sources"] == [{"path": str(p), "text": MESSY}]
+    (game,) = doc["games"]
+    game["header"] = [t for t in game["header"] if t.get("name") != "Event"]  # an edit: written from the model
+    j.write_text(json.dumps(doc))
+    edited = imp("import", str(j))
+    assert edited.returncode == 0 and "Event" not in edited.stdout
+    assert edited.stdout == format_games(games_from_json(json.dumps(doc)))
     j.write_text("{}")
     bad = imp("import", str(j))
     assert bad.returncode == 1 and "not an imp export" in bad.stderr

@@ -251,8 +251,17 @@ def export(
     from imptools.writer import games_to_json
 
     inputs = expand(files)
-    games = [g for path in inputs.paths for g in read(path, inputs)]
-    sys.stdout.buffer.write(games_to_json(games) + b"\n")
+    games: list[Game] = []
+    sources: list[tuple[str, bytes]] = []
+    for path in inputs.paths:
+        try:
+            data = sys.stdin.buffer.read() if path == STDIN else Path(path).read_bytes()
+        except OSError as exc:
+            unreadable(inputs, path, exc.strerror or str(exc))
+            continue
+        games += read_bytes(data, path, inputs)
+        sources.append(("<stdin>" if path == STDIN else shown(path), data))
+    sys.stdout.buffer.write(games_to_json(games, sources) + b"\n")
     for f in inputs.internal:
         shell.error(f"{f.path}: {f.message}")
     raise typer.Exit(inputs.status(False))
@@ -274,7 +283,7 @@ def import_(
 
       imp import night.json -o night.imp
     """
-    from imptools.writer import RecordJSONError, format_games, games_from_json
+    from imptools.writer import RecordJSONError, document_text
 
     before = Snapshot.of(output) if output else None
     try:
@@ -283,11 +292,10 @@ def import_(
         shell.error(f"cannot read {file}: {exc.strerror or exc}")
         raise typer.Exit(EXIT_UNREADABLE) from None
     try:
-        games = games_from_json(data)
+        text = document_text(data)
     except RecordJSONError as exc:
         shell.error(f"{file}: not an imp export: {exc}")
         raise typer.Exit(EXIT_FOUND) from None
-    text = format_games(games)
     if output:
         try:
             write_atomically(output, text, guard=True, expect=before)

@@ -313,31 +313,66 @@ StartPosition = Callable[[Searchable, object, Game, Hand, str], "PlayedHand | st
 ruleset found, or why the search cannot take it."""
 
 
+@dataclass(frozen=True, slots=True)
+class Choice:
+    """A choice a simulated deal asks a player's bot to make before the first card (a bid, a trump, a doubling),
+    described with nothing of the game's own: who makes it, and a few candidates, the game's better bot's first.
+
+    Each option is what the record writes for it (a line, "" for a pass: no line), so that the record of any option
+    can be made; `shown` says whether every player sees the option taken (a trump, a doubling, a declaration) or only
+    `player` (the cards he bids); `lines` are the hand's lines so far, the deal lines among them (what `player` saw
+    of the deal: `HandSimulator.seen_at_deal`)."""
+
+    kind: str
+    player: str
+    options: tuple[str, ...]
+    shown: bool = True
+    lines: tuple[str, ...] = ()
+
+
+Ask = Callable[[Choice], int]
+"""A bot asked to make a `Choice`: the index of the option it takes (0: the better bot's)."""
+
+
 @dataclass(slots=True)
 class DealtHand:
     """A simulated deal: the record lines written before trick 1, and the position play starts from.
 
     `play_only` is what a record without the deal keeps of `lines`: the lines the
     hand's score rests on that are not the deal itself (trump and doublings, the
-    turn-up and bids); empty where the tricks alone score the hand.
+    turn-up and bids); empty where the tricks alone score the hand. `worth` turns a
+    player's result as the game's search counts it (`SearchPosition.result`) into
+    what the hand scores him less what it scores the players against him, where the
+    two differ (Botifarra: points, and the multiplier of the calls made); None where
+    the search's result is the score.
     """
 
     lines: list[str]
     position: Position
     play_only: list[str] = field(default_factory=list)
+    worth: Callable[[str, int], int] | None = None
 
 
 class HandSimulator(Protocol):
     """Deals random hands of one game and knows a better-than-random way to play them."""
 
     def deal(
-        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+        self,
+        dealer: str,
+        rng: Random,
+        better: bool = False,
+        given: Mapping[str, Sequence[int]] | None = None,
+        ask: Ask | None = None,
     ) -> DealtHand:
         """Shuffle, deal and exchange as the rules say; the lines to write and the position to play.
 
         `better` asks for the choices before play (bids, calls) made the way
         `better_bot` would, where the game has any worth reasoning about; else at random.
         `given` deals those cards to those places (`places`), the rest at random.
+        `ask` (with `better`) is asked each choice the game offers its players before the first card (`Choice`:
+        the better bot's option and a few next best), and the option it answers is taken; the better bot's
+        choices use the random numbers as they do without `ask`, so that answering 0 to every choice gives the
+        deal made without it.
         """
         ...
 

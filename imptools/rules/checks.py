@@ -186,21 +186,81 @@ def play_not_held_findings(
             )
 
 
-def score_mismatches(hand: Hand, scores: Mapping[str, int], totals: Mapping[str, int], report: Reporter) -> None:
-    """`score-mismatch`: each recorded `score` or `total` value that differs from the recomputed one."""
+class WrittenTotals:
+    """What the `total` lines written so far say, so that one slip on the score sheet costs one finding.
+
+    A written total is checked against the recomputed running total (NOTATION section 8). Where it differs, it is
+    still right by the sheet's own arithmetic when it equals the total written before it (for that player) plus the
+    scores of the hands since: a total miswritten once and carried forward is one finding, on the line where it went
+    wrong, not one on every later line. And where a hand that is not scored (incomplete, or not scorable) lies between
+    the last total written and this one, the difference cannot be known: a total that differs from the recomputed
+    one is not reported there, and becomes the base the later totals are checked against. A total that equals the
+    recomputed one is never reported, so this only ever takes findings away from the plain check.
+    """
+
+    def __init__(self) -> None:
+        self.base: dict[str, int] = {}
+        self.since: dict[str, int] = {}
+        self.gap: set[str] = set()
+        self.unscored_before = False
+
+    def scored(self, scores: Mapping[str, int]) -> None:
+        """A scored hand: its scores join every player's run since his last written total."""
+        for p, v in scores.items():
+            self.since[p] = self.since.get(p, 0) + v
+
+    def unscored(self, hand: Hand) -> None:
+        """A hand with no score: every player's run since his last written total is unknown, until a total is
+        written again (this hand's own `total` line, not checked, is the new base)."""
+        self.unscored_before = True
+        self.gap.update(self.since)
+        self.gap.update(self.base)
+        for line in hand.totals:
+            for e in line.entries:
+                self.rebase(e.player.name, e.value)
+
+    def agrees(self, player: str, value: int) -> bool:
+        """Whether `value`, a total that differs from the recomputed one, is right by the sheet's arithmetic (or
+        cannot be judged, a hand with no score lying since the last total written for `player`)."""
+        if player in self.gap or (self.unscored_before and player not in self.base):
+            return True
+        return player in self.base and self.base[player] + self.since.get(player, 0) == value
+
+    def rebase(self, player: str, value: int) -> None:
+        """`value` written as `player`'s total: the later totals are measured from it."""
+        self.base[player] = value
+        self.since[player] = 0
+        self.gap.discard(player)
+
+
+def score_mismatches(
+    hand: Hand,
+    scores: Mapping[str, int],
+    totals: Mapping[str, int],
+    report: Reporter,
+    written: WrittenTotals | None = None,
+) -> None:
+    """`score-mismatch`: each recorded `score` or `total` value that differs from the recomputed one (a total that
+    `written`, the totals written before, shows to be carried forward from an earlier slip is not one)."""
     lines: list[ScoreLine] = [*hand.scores, *hand.totals]
+    if written is not None:
+        written.scored(scores)
     for line in lines:
         want = scores if line.kind == "score" else totals
         for e in line.entries:
-            if e.player.name in want and want[e.player.name] != e.value:
+            name = e.player.name
+            carried = line.kind == "total" and written is not None and written.agrees(name, e.value)
+            if name in want and want[name] != e.value and not carried:
                 report.add(
                     "score-mismatch",
-                    f"{line.kind} of {e.player.name} is written {e.value}, the rules give {want[e.player.name]}",
+                    f"{line.kind} of {name} is written {e.value}, the rules give {want[name]}",
                     e.line,
                     e.column,
                     None,
-                    e.player.name,
+                    name,
                 )
+            if line.kind == "total" and written is not None and name in want:
+                written.rebase(name, e.value)
 
 
 def incomplete_finding(hand: Hand, tricks: int, report: Reporter) -> None:

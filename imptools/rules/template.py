@@ -12,7 +12,13 @@ from mypy_extensions import mypyc_attr
 from imptools.findings import Finding, Severity
 from imptools.record import CardText, Game, Hand, HandLine, Trick, UnreadLine
 from imptools.rules.base import CardCheck, CardFace, FactKind, GameResult, HandResult, HandSimulator, Ruleset
-from imptools.rules.checks import game_over, incomplete_finding, not_scored_finding, score_mismatches
+from imptools.rules.checks import (
+    WrittenTotals,
+    game_over,
+    incomplete_finding,
+    not_scored_finding,
+    score_mismatches,
+)
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step
 from imptools.rules.tricks import Walk, hand_dealers
@@ -305,12 +311,14 @@ class TrickRuleset(TokenRuleset):
         for f in token_findings(game, self, play_names=False):
             by_hand.setdefault(f.hand or 0, []).append(f)
         totals = dict.fromkeys(game.players, 0)
+        written = WrittenTotals()
         hands: list[HandResult] = []
         for hand, dealer in zip(game.hands, self.dealers(game, table)):
             token = by_hand.get(hand.number, [])
             if dealer not in game.players:
                 report = Reporter(game, hand, list(token))
                 not_scored_finding(hand, "its dealer is not known", report)
+                written.unscored(hand)
                 hands.append(HandResult(hand.number, dealer, False, None, tuple(report.findings)))
                 continue
             assert dealer is not None
@@ -328,7 +336,7 @@ class TrickRuleset(TokenRuleset):
             if scores is not None:
                 for p, v in scores.items():
                     totals[p] = totals.get(p, 0) + v
-                score_mismatches(hand, scores, totals, report)
+                score_mismatches(hand, scores, totals, report, written)
             elif not outcome.complete or (
                 outcome.walk is not None
                 and outcome.walk.unfinished is not None
@@ -338,6 +346,8 @@ class TrickRuleset(TokenRuleset):
                 incomplete_finding(hand, outcome.tricks, report)
             else:
                 not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk, unread), report)
+            if scores is None:
+                written.unscored(hand)
             hands.append(
                 HandResult(
                     hand.number,
@@ -457,12 +467,13 @@ _MAX_READINGS = 200
 """At most this many readings of one slip are judged (places of the card times the cards it may stand for)."""
 
 
-_UNREAD_TRICK = re.compile(r"\s*([0-9]{1,9})\.")
-"""An unread line that starts like trick N: the trick is there, its plays could not be read."""
+_UNREAD_TRICK = re.compile(r"\s*([0-9]{1,9})(?![0-9])")
+"""An unread line that starts like trick N (its number, then its dot or a slip for it: `3,`, `3:`, `3)`): the trick
+is there, its plays could not be read."""
 
 
 def _unread_tricks(hand: Hand) -> tuple[Hand, set[tuple[int, int]]]:
-    """`hand` with each unread line that stands where trick N is due, and starts `N.`, made an empty trick N.
+    """`hand` with each unread line that stands where trick N is due, and starts with N, made an empty trick N.
 
     So that one trick line the reader could not read is judged as that trick, unknown (the walk stops there and
     the hand says why it is not scored), not as a hand one trick short with every later trick out of order.

@@ -6,7 +6,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence, Set
 from random import Random
 
 from imptools.record import Hand
-from imptools.rules.base import DealtHand, Position
+from imptools.rules.base import Ask, Choice, DealtHand, Position
 from imptools.rules.botifarra.calls import DELEGATE, INDIVIDUAL, PARTNERSHIP, CallLine, judge_calls
 from imptools.rules.botifarra.cards import (
     BOTIFARRA,
@@ -20,7 +20,7 @@ from imptools.rules.botifarra.cards import (
     trick_winner,
 )
 from imptools.rules.botifarra.obligations import legal_cards
-from imptools.rules.botifarra.scoring import card_points
+from imptools.rules.botifarra.scoring import HAND_POINTS, card_points
 from imptools.rules.botifarra.setup import Setup
 from imptools.rules.botifarra.tally import Tally, hand_score
 from imptools.rules.dealing import deal_to, recorded
@@ -174,6 +174,37 @@ def _confidence(cards: Set[int], trump: int | None) -> int:
     return card_points(cards) + 4 * len(strong)
 
 
+def call_line(call: CallLine) -> str:
+    """A call as the record writes it."""
+    return " ".join(x for x in (call.kind, call.player, call.word) if x)
+
+
+class Asking:
+    """The choices of trump and doublings put to the players' bots (`HandSimulator.deal`'s `ask`), the lines written
+    so far growing with each call made."""
+
+    def __init__(self, ask: Ask, lines: tuple[str, ...]) -> None:
+        self.ask = ask
+        self.lines = lines
+
+    def trump(self, player: str, first: str, words: Sequence[str]) -> str:
+        """The word `player` names (a trump, or `delega`): the better bot's `first`, or another of `words`."""
+        options = [first, *(w for w in words if w != first)]
+        texts = tuple(call_line(CallLine("trump", player, w)) for w in options)
+        word = options[self.ask(Choice("trump", player, texts, lines=self.lines))]
+        self.lines = (*self.lines, texts[options.index(word)])
+        return word
+
+    def double(self, kind: str, player: str, first: bool) -> bool:
+        """Whether `player` makes the doubling call `kind` (the better bot's answer is `first`)."""
+        text = call_line(CallLine(kind, player))
+        texts = (text, "") if first else ("", text)
+        made = bool(texts[self.ask(Choice(kind, player, texts, lines=self.lines))])
+        if made:
+            self.lines = (*self.lines, text)
+        return made
+
+
 class BotifarraSimulator:
     """Deals random Botifarra hands: the deal in turn order, the trump call (or its delegation) and the doublings.
 
@@ -213,10 +244,17 @@ class BotifarraSimulator:
         return spell(card)
 
     def deal(
-        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+        self,
+        dealer: str,
+        rng: Random,
+        better: bool = False,
+        given: Mapping[str, Sequence[int]] | None = None,
+        ask: Ask | None = None,
     ) -> DealtHand:
         """The deal (to `given`, the rest at random), then trump and doublings: at random, or with `better` by the
-        better bot, each player judging from his own hand (and face-up piles)."""
+        better bot, each player judging from his own hand (and face-up piles); with `ask` too, each of those choices
+        is asked (the trump among the five, and `delega` where the dealer may; each doubling or not, player by
+        player: see `HandSimulator.deal`)."""
         setup = self.setup
         dealt = deal_to(self.places(dealer), self.pack(), given, rng)
         hands: dict[str, set[int]] = {}
@@ -233,25 +271,46 @@ class BotifarraSimulator:
         def seen(p: str) -> set[int]:
             return hands[p] | {pile[0] for pile in piles[p] if pile}
 
-        calls = self._calls(dealer, seen, rng, better)
+        asking = Asking(ask, tuple(lines)) if ask is not None and better else None
+        calls = self._calls(dealer, seen, rng, better, asking)
         judged = judge_calls(calls, dealer, setup.seating)
         assert judged.named and not judged.bad, judged.bad
-        written = [" ".join(x for x in (c.kind, c.player, c.word) if x) for c in calls]
+        written = [call_line(c) for c in calls]
         position = BotifarraPosition(setup, dealer, judged.trump, hands, piles, judged.multiplier)
-        return DealtHand(lines + written, position, written)
+        share = HAND_POINTS // len(setup.seating.sides())
+        multiplier = judged.multiplier
 
-    def _calls(self, dealer: str, seen: Callable[[str], set[int]], rng: Random, better: bool) -> list[CallLine]:
+        def worth(player: str, points: int) -> int:
+            """The hand's score for `player`'s side less the other's (a player alone: his score), from his side's
+            points (the search's result)."""
+            return (points - share) * multiplier
+
+        return DealtHand(lines + written, position, written, worth)
+
+    def _calls(
+        self, dealer: str, seen: Callable[[str], set[int]], rng: Random, better: bool, asking: Asking | None = None
+    ) -> list[CallLine]:
         """The trump call (after a delegation, perhaps) and the doublings, in the order they are made."""
         seating = self.setup.seating
         out: list[CallLine] = []
         chooser = dealer
+        word: str | None = None
         if seating.mode == PARTNERSHIP:
             mine = seen(dealer)
             weak = max(_suit_value(mine, s) for s in range(4)) < _DELEGATE_BAR and not _wants_botifarra(mine)
-            if weak if better else rng.random() < 0.25:
+            delegates = weak if better else rng.random() < 0.25
+            if asking is not None:
+                first = DELEGATE if delegates else _best_trump(mine)
+                word = asking.trump(dealer, first, (*_TRUMP_CHOICES, DELEGATE))
+                delegates = word == DELEGATE
+            if delegates:
                 out.append(CallLine("trump", dealer, DELEGATE))
                 chooser = next(iter(seating.partners(dealer)))
-        word = _best_trump(seen(chooser)) if better else rng.choice(_TRUMP_CHOICES)
+                word = None
+        if word is None:
+            word = _best_trump(seen(chooser)) if better else rng.choice(_TRUMP_CHOICES)
+            if asking is not None:
+                word = asking.trump(chooser, word, _TRUMP_CHOICES)
         out.append(CallLine("trump", chooser, word))
         trump = TRUMP_WORDS[word]
         choosing = set(seating.side(dealer))
@@ -263,7 +322,11 @@ class BotifarraSimulator:
             if trump is not None:
                 turns.append(("sant-vicenc", others))
         for kind, who in turns:
-            if better:
+            if asking is not None:
+                caller = next(
+                    (p for p in who if asking.double(kind, p, _confidence(seen(p), trump) >= _DOUBLE_BARS[kind])), None
+                )
+            elif better:
                 caller = next((p for p in who if _confidence(seen(p), trump) >= _DOUBLE_BARS[kind]), None)
             else:
                 caller = rng.choice(who) if rng.random() < _RANDOM_DOUBLE else None

@@ -6,9 +6,9 @@ from collections.abc import Mapping, Sequence
 from random import Random
 
 from imptools.record import Hand, NameRef
-from imptools.rules.base import DealtHand, Position
+from imptools.rules.base import Ask, Choice, DealtHand, Position
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, settle_trick
-from imptools.rules.bottle_imp.cards import spell
+from imptools.rules.bottle_imp.cards import START_PRICE, spell
 from imptools.rules.bottle_imp.setup import Setup
 from imptools.rules.dealing import deal_to, recorded
 from imptools.rules.tricks import follow
@@ -101,6 +101,39 @@ class BottlePosition:
         return spell(card)
 
 
+Exchange = tuple["int | None", int, int]
+"""One player's exchange at a one-pack table: the card he discards (None where he discards none), the card he passes
+to his left and the one to his right."""
+
+
+def exchanges(held: Sequence[int], first: Exchange) -> list[Exchange]:
+    """The exchanges a bot that reasons over worlds is offered: `first` (the random one), then plain ones, the
+    cards just below the bottle's price (those that take it dear) given away, the highest, the lowest; the card
+    discarded first, then the passes to the left and to the right (no discard where `first` has none).
+
+    >>> exchanges([4, 10, 18, 34, 36, 40, 60], (18, 4, 60))  # engine cards: 2, 5, 9, 17, 18, 20, 30
+    [(18, 4, 60), (36, 34, 18), (60, 40, 36), (4, 10, 18)]
+    """
+    below = sorted((c for c in held if c < START_PRICE), reverse=True)
+    ranked = [below, sorted(held, reverse=True), sorted(held)]
+    out = [first]
+    for order in ranked:
+        if len(order) < 3:
+            continue
+        picked: Exchange = (order[0], order[1], order[2]) if first[0] is not None else (None, order[0], order[1])
+        if picked not in out:
+            out.append(picked)
+    return out
+
+
+def exchange_text(player: str, left: str, right: str, exchange: Exchange) -> str:
+    """An exchange as the record writes it (its lines, one under the other)."""
+    gone, to_left, to_right = exchange
+    lines = [] if gone is None else [f"discard {player} {spell(gone)}"]
+    lines += [f"pass {player} > {left} {spell(to_left)}", f"pass {player} > {right} {spell(to_right)}"]
+    return "\n".join(lines)
+
+
 class BottleSimulator:
     """Deals random Bottle Imp hands: the deal, discards, passes and opened packs as the variant says."""
 
@@ -138,9 +171,16 @@ class BottleSimulator:
         return spell(card)
 
     def deal(
-        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+        self,
+        dealer: str,
+        rng: Random,
+        better: bool = False,
+        given: Mapping[str, Sequence[int]] | None = None,
+        ask: Ask | None = None,
     ) -> DealtHand:
-        """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot."""
+        """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot. With
+        `ask` (and `better`), each player's discard and passes at a one-pack table without Lopaka are asked among the
+        random one and a few plain others (`exchanges`); the two-pack tables' and Lopaka's are not asked."""
         setup = self.setup
         dealt_to = deal_to(self.places(dealer), self.pack(), given, rng)
         packs: dict[str, list[set[int]]] = {}
@@ -151,7 +191,7 @@ class BottleSimulator:
             for k, dealt in enumerate(packs[p]):
                 name = f"{p}.{k + 1}" if setup.two_pack else p
                 lines.append(f"deal {name} " + " ".join(spell(c) for c in sorted(dealt)))
-        discards, moves = self._exchange(dealer, packs, rng)
+        discards, moves = self._exchange(dealer, packs, rng, ask if better else None, tuple(lines))
         lines += [f"discard {p} " + " ".join(spell(c) for c in discards[p]) for p in setup.players if p in discards]
         for giver, _, _, card in moves:
             for held in packs[giver]:
@@ -168,7 +208,12 @@ class BottleSimulator:
         return DealtHand(lines, BottlePosition(setup, dealer, packs, opened))
 
     def _exchange(
-        self, dealer: str, packs: dict[str, list[set[int]]], rng: Random
+        self,
+        dealer: str,
+        packs: dict[str, list[set[int]]],
+        rng: Random,
+        ask: Ask | None = None,
+        seen: tuple[str, ...] = (),
     ) -> tuple[dict[str, list[int]], list[tuple[str, str, int, int]]]:
         """Discard (taken from `packs` at once) and choose the passes: (giver, receiver, receiving pack, card)."""
         setup = self.setup
@@ -192,13 +237,20 @@ class BottleSimulator:
                 discards[p] = [gone1, gone2]
                 moves += [(p, other, 0, give1), (p, other, 1, give2)]
             else:
-                if not (n == 5 and p == dealer):
-                    gone = rng.choice(sorted(packs[p][0]))
-                    packs[p][0].discard(gone)
-                    discards[p] = [gone]
+                keeps = n == 5 and p == dealer
+                held = sorted(packs[p][0])
+                thrown = None if keeps else rng.choice(held)
                 i = players.index(p)
-                two = rng.sample(sorted(packs[p][0]), 2)
-                moves += [(p, players[(i + 1) % n], 0, two[0]), (p, players[(i - 1) % n], 0, two[1])]
+                left, right = players[(i + 1) % n], players[(i - 1) % n]
+                to_left, to_right = rng.sample([c for c in held if c != thrown], 2)
+                if ask is not None:
+                    options = exchanges(held, (thrown, to_left, to_right))
+                    texts = tuple(exchange_text(p, left, right, o) for o in options)
+                    thrown, to_left, to_right = options[ask(Choice("exchange", p, texts, shown=False, lines=seen))]
+                if thrown is not None:
+                    packs[p][0].discard(thrown)
+                    discards[p] = [thrown]
+                moves += [(p, left, 0, to_left), (p, right, 0, to_right)]
         return discards, moves
 
     def better_bot(self, position: Position, rng: Random) -> int:

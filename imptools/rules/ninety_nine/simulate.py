@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from itertools import combinations
 from random import Random
 
 from imptools.record import Hand
-from imptools.rules.base import DealtHand, Position
+from imptools.rules.base import Ask, Choice, DealtHand, Position
 from imptools.rules.dealing import deal_to, not_a_card, recorded
 from imptools.rules.ninety_nine.bids import bid_value
 from imptools.rules.ninety_nine.cards import (
@@ -138,8 +139,72 @@ def estimate_tricks(kept: Sequence[int], turnup: int) -> float:
     return total
 
 
+def bid_miss(cards: Sequence[int], bid: Sequence[int], turnup: int) -> float:
+    """How far the tricks the cards kept should take (`estimate_tricks`) lie from what `bid` says, rounded as the
+    better bot compares them."""
+    value = bid_value(bid, turnup)
+    assert value is not None
+    kept = [c for c in cards if c not in bid]
+    return round(abs(estimate_tricks(kept, turnup) - value), 6)
+
+
+def ranked_bids(cards: Sequence[int], turnup: int) -> list[tuple[float, tuple[int, ...]]]:
+    """Every bid of three of `cards` with its miss (`bid_miss`), the best first (ties in the order of the cards).
+
+    >>> from imptools.rules.ninety_nine.cards import make
+    >>> hand = [make(r, s) for s in "SHD" for r in ("A", "K", "6", "7")]
+    >>> ranked = ranked_bids(hand, make("6", "C"))
+    >>> len(ranked), [round(miss, 2) for miss, _ in ranked[:3]]
+    (220, [0.05, 0.05, 0.05])
+    """
+    return list(_ranked(tuple(cards), turnup))
+
+
+@functools.lru_cache(maxsize=1024)
+def _misses(cards: tuple[int, ...], turnup: int) -> tuple[tuple[float, tuple[int, ...]], ...]:
+    """Every bid of three of `cards` with its miss, in the order of the cards sorted (worked out once for the many
+    worlds that deal a player the same cards)."""
+    return tuple((bid_miss(cards, bid, turnup), bid) for bid in combinations(sorted(cards), BID_CARDS))
+
+
+@functools.lru_cache(maxsize=1024)
+def _ranked(cards: tuple[int, ...], turnup: int) -> tuple[tuple[float, tuple[int, ...]], ...]:
+    """`_misses`, the best first."""
+    return tuple(sorted(_misses(cards, turnup), key=lambda x: x[0]))
+
+
+def bid_candidates(cards: Sequence[int], turnup: int, first: tuple[int, ...], most: int) -> list[tuple[int, ...]]:
+    """At most `most` bids of three of `cards` to choose among: `first`, then the best bid (`ranked_bids`) of each
+    other number of tricks, the likeliest first, then the next best bids.
+
+    >>> from imptools.rules.ninety_nine.cards import make
+    >>> hand = [make(r, s) for s in "SHD" for r in ("A", "K", "6", "7")]
+    >>> six = make("6", "C")
+    >>> [bid_value(b, six) for b in bid_candidates(hand, six, ranked_bids(hand, six)[0][1], 6)]
+    [3, 4, 2, 1, 5, 6]
+    """
+    ranked = [b for _, b in ranked_bids(cards, turnup)]
+    out = [first]
+    numbers = {bid_value(first, turnup)}
+    for bid in ranked:
+        if len(out) < most and bid_value(bid, turnup) not in numbers:
+            out.append(bid)
+            numbers.add(bid_value(bid, turnup))
+    out += [b for b in ranked if b not in out][: max(most - len(out), 0)]
+    return out
+
+
+def bid_line(player: str, bid: Sequence[int]) -> str:
+    """A bid as the record writes it."""
+    return f"bid {player} " + " ".join(spell(c) for c in sorted(bid))
+
+
 class NinetyNineSimulator:
     """Deals random Ninety-nine hands: twelve each from the player after the dealer, the turn-up, the bids."""
+
+    CANDIDATES = 6
+    """The bids a bot that reasons over worlds is offered (`deal`'s `ask`): the better bot's, then the next best by
+    the same estimate (`ranked_bids`)."""
 
     SURE = 0.15
     """The better bot declares (the first to qualify) only a bid of 0 its estimate puts within this of its cards:
@@ -174,28 +239,48 @@ class NinetyNineSimulator:
         return spell(card)
 
     def deal(
-        self, dealer: str, rng: Random, better: bool = False, given: Mapping[str, Sequence[int]] | None = None
+        self,
+        dealer: str,
+        rng: Random,
+        better: bool = False,
+        given: Mapping[str, Sequence[int]] | None = None,
+        ask: Ask | None = None,
     ) -> DealtHand:
+        """The deal (to `given`, the rest at random), the turn-up, and each player's bid in turn order, the first who
+        is sure of a bid of 0 declaring it (`SURE`); with `ask`, each bid among the better bot's and the next best
+        (`CANDIDATES`) and whether to declare it are asked (see `HandSimulator.deal`)."""
         players = self.setup.players
         order = turn_order(players, dealer)
         dealt = deal_to(self.places(dealer), self.pack(), given, rng)
         (turnup,) = dealt["turnup"]
+        deal_lines = [f"deal {p} " + " ".join(spell(c) for c in sorted(dealt[p])) for p in players]
+        seen = (*deal_lines, f"turnup {spell(turnup)}")
         bids: dict[str, tuple[int, ...]] = {}
         call: Declaration | None = None
         for p in order:
             if better:
                 bids[p], miss = self._reasoned_bid(dealt[p], turnup, rng)
-                if call is None and miss <= self.SURE and bid_value(bids[p], turnup) == 0:
-                    call = Declaration(DECLARE, p)
+                if ask is not None:
+                    ranked = bid_candidates(dealt[p], turnup, bids[p], self.CANDIDATES)
+                    texts = tuple(bid_line(p, b) for b in ranked)
+                    bids[p] = ranked[ask(Choice("bid", p, texts, shown=False, lines=seen))]
+                    miss = bid_miss(dealt[p], bids[p], turnup)
+                if call is None:
+                    declares = miss <= self.SURE and bid_value(bids[p], turnup) == 0
+                    if ask is not None:
+                        texts = (f"declare {p}", "") if declares else ("", f"declare {p}")
+                        declares = bool(texts[ask(Choice(DECLARE, p, texts, lines=(*seen, bid_line(p, bids[p]))))])
+                    if declares:
+                        call = Declaration(DECLARE, p)
             else:
                 bids[p] = tuple(rng.sample(dealt[p], BID_CARDS))
         hands = {p: set(dealt[p]) - set(bids[p]) for p in players}
         values = {p: bid_value(bids[p], turnup) for p in players}
         scored = [f"turnup {spell(turnup)}"]
-        scored += [f"bid {p} " + " ".join(spell(c) for c in sorted(bids[p])) for p in players]
+        scored += [bid_line(p, bids[p]) for p in players]
         if call is not None:
             scored.append(f"declare {call.player}")
-        lines = [f"deal {p} " + " ".join(spell(c) for c in sorted(dealt[p])) for p in players] + scored
+        lines = deal_lines + scored
         return DealtHand(lines, NinetyNinePosition(players, dealer, hands, turnup, values, call), scored)
 
     def within_reach(self, position: Position) -> bool:
@@ -209,12 +294,7 @@ class NinetyNineSimulator:
 
         Among equally good choices, one at random.
         """
-        scored: list[tuple[float, tuple[int, ...]]] = []
-        for bid in combinations(sorted(cards), BID_CARDS):
-            value = bid_value(bid, turnup)
-            assert value is not None
-            kept = [c for c in cards if c not in bid]
-            scored.append((round(abs(estimate_tricks(kept, turnup) - value), 6), bid))
+        scored = _misses(tuple(cards), turnup)
         best = min(miss for miss, _ in scored)
         return rng.choice([bid for miss, bid in scored if miss == best]), best
 

@@ -1,0 +1,205 @@
+"""`--bot pimc` before the first card: its bids, trump, `delega` and doublings chosen by worlds, as its cards are."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from random import Random
+
+import pytest
+
+import imptools.pimc_deal as pimc_deal
+from imptools.check import judge_game
+from imptools.reader import read_games
+from imptools.rules import get_ruleset
+from imptools.rules.base import Choice, HandSimulator
+from imptools.simulate import Options, simulate
+
+THINK, WORLDS = 0.02, 4
+"""Little thinking: enough for the clear cases below."""
+
+TABLES = [
+    ("ninety-nine", "Adam Betty Christian", None),
+    ("botifarra", "Adam Betty Christian Doris", None),
+    ("botifarra", "Adam Betty Christian", None),
+    ("botifarra", "Adam Betty", "rector-vicar"),
+    ("bottle-imp", "Adam Betty Christian", None),
+    ("bottle-imp", "Adam Betty Christian Doris Emil", None),
+    ("bottle-imp", "Keawe Kokua Lopaka", "lopaka"),
+    ("bottle-imp", "Keawe Kokua", "bright-house"),
+]
+NOT_ASKED = {"lopaka", "bright-house"}
+"""Tables whose exchange no bot is asked (Lopaka's, the two-pack games': the random one)."""
+
+
+def simulator(game: str, players: str, variant: str | None) -> tuple[HandSimulator, str, str]:
+    """The game's simulator, the header of its record and hand 1's dealer."""
+    header = f'[Game "{game}"]\n' + (f'[Variant "{variant}"]\n' if variant else "") + f'[Players "{players}"]\n'
+    (g,) = read_games(header + "hand 1\n")
+    ruleset = get_ruleset(game)
+    assert ruleset is not None
+    sim = ruleset.simulator(g)
+    assert sim is not None
+    dealer = ruleset.judge(g).hands[0].dealer
+    assert dealer
+    return sim, header, dealer
+
+
+@pytest.mark.parametrize(("game", "players", "variant"), TABLES)
+def test_answering_the_better_bots_option_deals_as_without_asking(game: str, players: str, variant: str | None) -> None:
+    """The greedy and random bots' games do not change: a deal that asks each choice and takes option 0 writes what
+    the deal without asking writes, on the same random numbers; each choice offers distinct options."""
+    sim, _, dealer = simulator(game, players, variant)
+    asked: list[Choice] = []
+
+    def first(choice: Choice) -> int:
+        asked.append(choice)
+        return 0
+
+    for seed in range(12):
+        plain = sim.deal(dealer, Random(seed), better=True)
+        asking = sim.deal(dealer, Random(seed), better=True, ask=first)
+        assert asking.lines == plain.lines
+    for choice in asked:
+        assert len(choice.options) >= 2 and len(set(choice.options)) == len(choice.options)
+        assert choice.player in players.split()
+    assert bool(asked) == (variant not in NOT_ASKED)
+
+
+def played(opts: Options) -> str:
+    text = "".join(simulate(opts))
+    result = judge_game(next(read_games(text)))
+    assert [f.message for f in result.all_findings()] == [], text
+    assert "".join(simulate(opts)) == text  # same seed, same game
+    return text
+
+
+SURE_NINE = ("Adam: 6D 7D 8D 9D 10D JD QD KD AD 6C 7C 8C", "turnup: JK")
+"""Adam leads trick 1 holding every diamond, no trump: keeping the nine diamonds takes every trick, a bid of nine
+(three clubs) made for sure, which the better bot's estimate (about four tricks) never bids."""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pimc_bids_and_declares_the_sure_nine_the_better_bot_misses(seed: int) -> None:
+    players = ("Adam", "Betty", "Christian")
+    base = Options("ninety-nine", players, seed=seed, deal=SURE_NINE, think=THINK, worlds=WORLDS)
+    greedy = played(replace(base, bot="greedy"))
+    pimc = played(replace(base, bot="pimc,greedy,greedy"))
+    assert "bid Adam 6C 7C 8C" not in greedy and "declare Adam" not in greedy
+    assert "bid Adam 6C 7C 8C" in pimc.splitlines() and "declare Adam" in pimc.splitlines()
+    assert scores(pimc)["Adam"] > scores(greedy)["Adam"]
+    # the pimc of before (its choices the better bot's) bids as greedy does
+    before = played(replace(base, bot="pimc,greedy,greedy", choices=False))
+    assert [x for x in before.splitlines() if x.startswith("bid")] == [
+        x for x in greedy.splitlines() if x.startswith("bid")
+    ]
+
+
+def scores(text: str) -> dict[str, int]:
+    words = next(x for x in text.splitlines() if x.startswith("score")).split()[1:]
+    return {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
+
+
+LOW_BASTOS = ("Doris: 9o 1o 12o 11o 2b 3b 4b 5b 6b 7b 8b 10b",)
+"""Doris deals: four top oros, eight low bastos. The better bot names oros (its count puts the oros' points before
+the bastos' length); bastos as trump, eight of the twelve, take far more."""
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_pimc_names_the_trump_its_worlds_value_over_the_better_bots(seed: int) -> None:
+    players = ("Adam", "Betty", "Christian", "Doris")
+    base = Options("botifarra", players, seed=seed, deal=LOW_BASTOS, think=THINK, worlds=WORLDS)
+    greedy = played(replace(base, bot="greedy"))
+    pimc = played(replace(base, bot="greedy,greedy,greedy,pimc"))
+    assert "trump Doris oros" in greedy.splitlines()
+    assert "trump Doris bastos" in pimc.splitlines()
+
+
+def test_each_choice_is_the_best_sum_over_worlds_that_agree_with_what_was_seen(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Botifarra, a pimc side: every choice its seats were asked (trump, delega, contro and the rest) takes the
+    option with the best sum over its worlds (ties to the better bot's); each world gives the player the cards he
+    was dealt, and the better bot in that world makes every call the others were seen to make as they made it."""
+    sim, header, dealer = simulator("botifarra", "Adam Betty Christian Doris", None)
+    real_values, real_option = pimc_deal.values, pimc_deal.option_value
+    asked: list[tuple[Choice, list[int]]] = []
+    worlds: list[tuple[Choice, dict[str, list[int]], dict[tuple[str, str], str]]] = []
+
+    def hooked_values(*args: object, **kw: object) -> list[int]:
+        totals = real_values(*args, **kw)  # type: ignore[arg-type]
+        asked.append((args[1], totals))  # type: ignore[arg-type]
+        return totals
+
+    def hooked_option(sim_: HandSimulator, world: dict[str, list[int]], choice: Choice, *rest: object) -> int | None:
+        worlds.append((choice, world, rest[1]))  # type: ignore[arg-type]
+        return real_option(sim_, world, choice, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc_deal, "values", hooked_values)
+    monkeypatch.setattr(pimc_deal, "option_value", hooked_option)
+    kinds = set()
+    for seed in range(4):
+        asked.clear()
+        text = played(
+            Options(
+                "botifarra",
+                ("Adam", "Betty", "Christian", "Doris"),
+                seed=seed,
+                bot="pimc,greedy,pimc,greedy" if seed % 2 else "greedy,pimc,greedy,pimc",
+                think=THINK,
+                worlds=WORLDS,
+            )
+        )
+        lines = text.splitlines()
+        for choice, totals in asked:
+            kinds.add(choice.kind)
+            assert len(totals) == len(choice.options)
+            best = [i for i, t in enumerate(totals) if t == max(totals)]
+            taken = 0 if 0 in best else best[0]
+            option = choice.options[taken]
+            assert option == "" or option in lines
+            for other in choice.options:
+                if other and other != option:
+                    assert other not in lines
+    assert {"trump", "contro"} <= kinds
+    for choice, world, known in worlds:
+        (g,) = read_games(pimc_deal.record(header, dealer, choice.lines))
+        seen = sim.seen_at_deal(g.hands[0], dealer, choice.player)
+        assert not isinstance(seen, str)
+        assert set(world[choice.player]) == set(seen[choice.player])
+        if choice.kind == "contro":  # the trump was seen named: the better bot names it in the world
+            again = sim.deal(dealer, Random(0), better=True, given=world)
+            trump = next(x for x in choice.lines if x.startswith("trump") and "delega" not in x)
+            assert trump in again.lines
+            assert known[("trump", trump.split()[1])] == trump
+
+
+def test_pimc_exchanges_among_the_options_it_was_offered_by_worlds(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The Bottle Imp: the pimc seat's discard and passes are one of the exchanges offered, the best sum over its
+    worlds (ties to the random one), written as the record writes them; the record validates and the same seed
+    gives it again; the greedy seats' exchanges are the random ones of the deal without pimc."""
+    real_values = pimc_deal.values
+    asked: list[tuple[Choice, list[int]]] = []
+
+    def hooked_values(*args: object, **kw: object) -> list[int]:
+        totals = real_values(*args, **kw)  # type: ignore[arg-type]
+        asked.append((args[1], totals))  # type: ignore[arg-type]
+        return totals
+
+    monkeypatch.setattr(pimc_deal, "values", hooked_values)
+    players = ("Adam", "Betty", "Christian")
+    differs = 0
+    for seed in range(3):
+        asked.clear()
+        base = Options("bottle-imp", players, seed=seed, think=THINK, worlds=WORLDS)
+        pimc = played(replace(base, bot="pimc,greedy,greedy")).splitlines()
+        greedy = played(replace(base, bot="greedy")).splitlines()
+        mine = [x for x in pimc if x.startswith(("discard Adam", "pass Adam"))]
+        assert [x for x in pimc if x.startswith(("discard", "pass")) and x not in mine] == [
+            x for x in greedy if x.startswith(("discard", "pass")) and not x.startswith(("discard Adam", "pass Adam"))
+        ]
+        (choice, totals), *_ = asked
+        assert choice.kind == "exchange" and choice.player == "Adam" and len(totals) == len(choice.options)
+        best = [i for i, t in enumerate(totals) if t == max(totals)]
+        assert "\n".join(mine) == choice.options[0 if 0 in best else best[0]]
+        differs += mine != [x for x in greedy if x.startswith(("discard Adam", "pass Adam"))]
+    assert differs
