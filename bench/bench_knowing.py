@@ -3,11 +3,13 @@
 python bench/bench_knowing.py --table bottle-imp --from-trick 5 --samples 100 --hands 10
 python bench/bench_knowing.py --table botifarra --from-trick 7 --samples 100 --hands 10
 python bench/bench_knowing.py --table ninety-nine --from-trick 1 --samples 10 --hands 3 --limit 600
+python bench/bench_knowing.py --table rector-vicar --from-trick 1 --hands 1 --limit 600   # a whole hand, 100 worlds
 
 Fresh hands from `imptools.simulate` (the code of `imp simulate`, random bots; seed `--seed`), every play from
 `--from-trick` valued as `imp analyse --jobs 1 --knowing --samples N` values it (the every-card-visible analysis
 included). Each hand runs in a child process stopped after `--limit` CPU seconds; its line gives the plays, the
-worlds averaged in all, and the wall and CPU seconds. The machine may be shared: quote CPU seconds and medians. The
+worlds averaged in all, the wall and CPU seconds, and the positions the every-card-visible search visited (the
+worlds' own are not counted). The machine may be shared: quote CPU seconds and medians. The
 first line says whether the installed search is compiled: run it from outside the repository with a non-editable
 install (`pip install .`) to measure the compiled one.
 """
@@ -30,8 +32,11 @@ TABLES: dict[str, tuple[str, tuple[str, ...], str | None, tuple[tuple[str, str],
     "bottle-imp": ("bottle-imp", ("Adam", "Betty", "Christian", "Doris"), None, ()),
     "botifarra": ("botifarra", ("Adam", "Betty", "Christian", "Doris"), "obligada", ()),
     "ninety-nine": ("ninety-nine", ("Adam", "Betty", "Christian"), None, ()),
+    "bright-house": ("bottle-imp", ("Adam", "Betty"), "bright-house", ()),
+    "rector-vicar": ("botifarra", ("Adam", "Betty"), "rector-vicar", ()),
 }
-"""Each table: the game, its players, variant and tags (four-player classic Bottle Imp, a Botifarra partnership)."""
+"""Each table: the game, its players, variant and tags (four-player classic Bottle Imp, a Botifarra partnership,
+three-player Ninety-nine, the Bottle Imp's two-pack Bright House, two-player Botifarra)."""
 
 
 def game_of(table: str, hands: int, seed: int) -> Game:
@@ -46,7 +51,7 @@ def child(game: Game, hand: int, from_trick: int, samples: int | None, limit: in
     a = analyse_hand(game, hand, from_trick, knowing=KnowingAsk(samples, 1))
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     worlds = sum(p.knowing.worlds for p in a.plays if p.knowing is not None)
-    out.send((len(a.plays), worlds, wall, cpu, a.skipped or a.note))
+    out.send((len(a.plays), worlds, wall, cpu, a.skipped or a.note, a.nodes))
 
 
 def main() -> None:
@@ -76,12 +81,12 @@ def main() -> None:
         answered = mine.poll(args.limit * 20)
         proc.join(5)
         if answered and proc.exitcode == 0:
-            plays, worlds, wall, cpu, note = mine.recv()
+            plays, worlds, wall, cpu, note, nodes = mine.recv()
             cpus.append(cpu)
             extra = f" ({note})" if note else ""
             print(
                 f"{args.table} hand {h.number}: {plays} plays, {worlds} worlds, {wall:.2f} s wall, "
-                f"{cpu:.2f} s CPU{extra}"
+                f"{cpu:.2f} s CPU, {nodes:,} positions with every card visible{extra}"
             )
         else:
             proc.kill()

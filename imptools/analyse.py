@@ -681,11 +681,6 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-class ClusterUnavailable(Exception):
-    """The Dask scheduler asked for cannot be used: `distributed` is not installed, or the address is wrong or
-    does not answer (the message says which)."""
-
-
 def worlds_spread(tasks: Sequence[Task], slots: int) -> bool:
     """Whether `slots` workers take the worlds of hands analysed here rather than whole hands: for a knowing
     analysis of fewer hands than workers (with as many hands as workers, whole hands keep every worker busy and
@@ -716,6 +711,8 @@ class Runner:
 
     jobs: int = field(default_factory=cores)
     scheduler: str | None = None
+    lost: list[str] = field(default_factory=list)
+    """The hands whose work the cluster lost (`on_cluster`), each with the reason: reported not analysed."""
 
     def run(self, tasks: Sequence[Task]) -> list[HandAnalysis]:
         """The analyses of `tasks`, in their order."""
@@ -732,9 +729,9 @@ class Runner:
         """The analyses of `tasks`, in their order, each as soon as it and those before it are done; where the
         hands are analysed in this process, `on_play` hears of each play (`OnPlay`).
 
-        Raises `ClusterUnavailable` when the scheduler asked for cannot be used."""
+        Raises `imptools.cluster.ClusterUnavailable` when the cluster asked for cannot run the work."""
         if self.scheduler is not None:
-            yield from on_cluster(tasks, self.scheduler, on_play)
+            yield from on_cluster(tasks, self.scheduler, on_play, self.lost)
         elif self.jobs <= 1 or (len(tasks) <= 1 and not worlds_spread(tasks, self.jobs)):
             yield from one_by_one(tasks, on_play)
         elif worlds_spread(tasks, self.jobs):
@@ -746,29 +743,35 @@ class Runner:
 
 
 def on_cluster(
-    tasks: Sequence[Task], address: str, on_play: Callable[[Task, int, int], None] | None = None
+    tasks: Sequence[Task],
+    address: str,
+    on_play: Callable[[Task, int, int], None] | None = None,
+    lost: list[str] | None = None,
 ) -> Iterator[HandAnalysis]:
     """Analyse `tasks` on the Dask distributed cluster whose scheduler listens at `address`, each result in
     their order as soon as it is done: whole hands on its workers, or (`worlds_spread` over the cluster's threads)
     the hands here and each play's worlds in as many shares as the cluster has threads.
 
-    Needs the `cluster` extra (`dask[distributed]`), imported only here.
-    """
-    try:
-        from distributed import Client
-    except ImportError as exc:
-        raise ClusterUnavailable(
-            "--scheduler needs Dask distributed: install imptools with the cluster extra (imptools[cluster])"
-        ) from exc
-    try:
-        client = Client(address)  # type: ignore[no-untyped-call]
-    except (OSError, ValueError, TypeError) as exc:
-        raise ClusterUnavailable(f"cannot reach the Dask scheduler at {address}: {exc}") from exc
-    with client:
-        slots = sum(client.nthreads().values())  # type: ignore[no-untyped-call]
-        if worlds_spread(tasks, slots):
-            yield from one_by_one(tasks, on_play, slots, client.get_executor(pure=False))  # type: ignore[no-untyped-call]
-        else:
-            for future in client.map(run_task, list(tasks), pure=False):  # type: ignore[no-untyped-call,unused-ignore]
-                result: HandAnalysis = future.result()
-                yield result
+    A hand whose work the cluster lost (`WorkLost`: its worker died) is not analysed, with the reason, and told to
+    `lost`; the others go on. Raises `ClusterUnavailable` where the cluster cannot run the work at all
+    (`imptools.cluster`, the only module that imports Dask)."""
+    from imptools.cluster import WorkLost, connect
+
+    with connect(address) as cluster:
+        spread = worlds_spread(tasks, cluster.workers())
+        futures = [] if spread else cluster.map(run_task, tasks)
+        for i, t in enumerate(tasks):
+            try:
+                if spread:
+                    told = None if on_play is None else partial(on_play, t)
+                    yield analyse_hand(
+                        t.game, t.hand, t.from_trick, told, t.knowing, cluster.workers(), t.costly, cluster.executor()
+                    )
+                else:
+                    result: HandAnalysis = cluster.outcome(futures[i])
+                    yield result
+            except WorkLost as exc:
+                why = f"the cluster lost its work: {exc}"
+                if lost is not None:
+                    lost.append(f"game {t.game.index}, hand {t.hand}: {why}")
+                yield HandAnalysis(t.game.path, t.game.index, t.hand, t.from_trick, skipped=why)

@@ -14,11 +14,14 @@ past the hand's end it is the exact value); the search is alpha-beta with a tabl
 exact search does. Where no position at the horizon was reached (every line ended first) the value is the
 exact one (`exact`).
 
-`horizon_values(position, player, budget)` deepens a whole trick at a time (the first horizon is the end of the
-trick in progress, searched whatever it costs: a trick's outcome is what the estimate knows least), each depth a
-new search whose table orders the next one's cards, until the budget of positions (`nodes`, counted, never timed)
-runs out: the depth the budget cut short is dropped and the last complete one's values are kept, so the values
-depend on the cards and the budget alone. Nothing here knows a game: it uses only the `SearchPosition` methods.
+`horizon_values(position, player, budget)` deepens a card at a time to the end of the trick in progress, then a
+whole trick at a time, each depth a new search whose table orders the next one's cards, until the budget of
+positions (`nodes`, counted, never timed) runs out: the depth the budget cut short is dropped and the last complete
+one's values are kept, so the values depend on the cards and the budget alone. Only the first depth (the player's
+card, each position after it estimated) is searched whatever it costs; it is cheap (`first_cost`), so the budget
+holds within that much even where a trick is dear (six players, whose first trick with a playout at each leaf cost
+many times a world's share when it was the first depth). Nothing here knows a game: it uses only the
+`SearchPosition` methods.
 """
 
 from __future__ import annotations
@@ -190,10 +193,13 @@ class Valued:
 
 def horizon_values(position: SearchPosition, player: str, budget: int, in_trick: int, playout: bool = False) -> Valued:
     """The value for `player`, who is to move in `position` with `in_trick` cards of the trick in progress already
-    played, of each of his legal cards, deepened a trick at a time while `budget` positions last (see the module;
-    the first depth, the end of the trick in progress, is always searched whole, whatever it costs)."""
+    played, of each of his legal cards, deepened while `budget` positions last: a card at a time to the end of the
+    trick in progress, then a trick at a time (see the module). Only the first depth, his card alone and each card's
+    estimate, is searched whatever it costs (at most his legal groups times the cards left, `first_cost`), so the
+    positions visited are at most the greater of `budget` and that."""
     per = position.per_trick
-    plies = per - in_trick
+    end = per - in_trick
+    plies = 1
     spent = 0
     found: Valued | None = None
     order: dict[object, Entry] = {}
@@ -213,4 +219,10 @@ def horizon_values(position: SearchPosition, player: str, budget: int, in_trick:
         if found.exact or spent >= budget:
             return found
         order = search.table
-        plies += per
+        plies = plies + 1 if plies < end else plies + per
+
+
+def first_cost(position: SearchPosition, cards_left: int) -> int:
+    """The most positions the first depth of `horizon_values` can visit with `cards_left` cards still to play: one
+    for the card and one for each card of the estimate's playout, for each legal group of the player to move."""
+    return len(position.groups()) * cards_left

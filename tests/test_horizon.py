@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import pytest
 
 from imptools.analyse import Search, played_hand
-from imptools.horizon import HorizonSearch, horizon_values
+from imptools.horizon import HorizonSearch, first_cost, horizon_values
 from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
 from imptools.simulate import Options, simulate
@@ -139,12 +139,65 @@ def test_the_budget_is_counted_in_positions_and_deepens_the_search() -> None:
     pos = next(p for k, p in enumerate(positions(game, players, variant, range(1))) if k == 1)
     player = pos.to_move()
     first = horizon_values(pos, player, 0, 1)
-    assert first.plies == 3 and not first.exact  # the end of the trick in progress, searched whole
+    assert first.plies == 1 and not first.exact  # his card alone, each position after it estimated
+    assert first.nodes <= first_cost(pos, left(pos))
     deeper = []
-    for budget in (first.nodes, 4 * first.nodes, 20 * first.nodes, 100 * first.nodes):
+    for budget in (first.nodes, 10 * first.nodes, 100 * first.nodes, 400 * first.nodes):
         valued = horizon_values(pos, player, budget, 1)
         assert valued.nodes <= budget
         assert valued == horizon_values(pos, player, budget, 1)  # the cards and the budget alone decide
         deeper.append(valued.plies)
-    assert deeper == sorted(deeper) and deeper[-1] > deeper[0]
-    assert all(d % 4 == 3 for d in deeper)  # a whole trick at a time
+    assert deeper == sorted(deeper) and deeper[-1] > 3
+    assert all(d <= 3 or d % 4 == 3 for d in deeper)  # a card at a time to the end of the trick, then a trick
+
+
+SIX = ("Adam", "Betty", "Christian", "Doris", "Ernest", "Fanny")
+
+
+def first_tricks(game: str, players: tuple[str, ...], seed: int) -> Iterator[tuple[SearchPosition, int]]:
+    """The positions of the first trick of a greedy-played simulated hand that leave their player a choice, each
+    with how many cards of the trick are down (the position is played on between yields)."""
+    text = "".join(simulate(Options(game, players, None, seed=seed, bot="greedy")))
+    (g,) = read_games(text)
+    found = played_hand(g, 1)
+    assert not isinstance(found, str)
+    pos = found.position
+    for made, (trick, _, card) in enumerate(found.plays):
+        if trick > 1:
+            return
+        if pos.forced() is None and len(pos.legal()) > 1:
+            yield pos, made % pos.per_trick
+        pos.play(card)
+
+
+@pytest.mark.parametrize(("game", "players"), [("bottle-imp", SIX), ("botifarra", SIX[:4])])
+def test_a_dear_first_trick_keeps_the_budget_and_the_values_are_the_minimax_at_the_depth_reached(
+    game: str, players: tuple[str, ...]
+) -> None:
+    """Where the end of the trick in progress costs a world's share many times over (the first trick of six players,
+    each leaf played out to the end), the positions stay within the share, or within the first depth's cost where
+    that is more: the search stops inside the trick at the depth the budget allows, and its values are then the
+    plain depth-limited minimax's."""
+    share = 10_000 // 12  # a world's share at imp simulate's defaults (--think 0.2, --worlds 12)
+    dear = checked = 0
+    for seed in range(3):
+        for pos, down in first_tricks(game, players, seed):
+            player = pos.to_move()
+            end = pos.per_trick - down
+            whole = HorizonSearch(pos, end, True)
+            for card in pos.legal():
+                whole.after(player, card)
+            dear += whole.nodes > share
+            valued = horizon_values(pos, player, share, down, True)
+            assert valued.nodes <= max(share, first_cost(pos, left(pos)))
+            assert valued == horizon_values(pos, player, share, down, True)
+            if whole.nodes > share:
+                assert valued.plies < end
+            if valued.plies <= 3:
+                for card in pos.legal():
+                    pos.play(card)
+                    expected = minimax(pos, player, valued.plies - 1, True)
+                    pos.undo()
+                    assert valued.values[card] == expected
+                checked += 1
+    assert dear >= 3 and checked >= 3, (dear, checked)

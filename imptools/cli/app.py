@@ -660,8 +660,9 @@ def analyse(
 
       imp analyse ninety-nine.imp --hand 2 --bids
     """
-    from imptools.analyse import ClusterUnavailable, Runner, cores, tasks_for
+    from imptools.analyse import Runner, cores, tasks_for
     from imptools.check import as_meant
+    from imptools.cluster import ClusterUnavailable
 
     ask = knowing_ask(knowing, samples, seed)
     inputs = expand([file])
@@ -686,6 +687,10 @@ def analyse(
     except ClusterUnavailable as exc:
         shell.error(str(exc))
         raise typer.Exit(EXIT_UNREADABLE) from None
+    for why in runner.lost:  # the other hands are reported; these are not analysed
+        shell.error(f"not analysed, {why}")
+    if runner.lost:
+        raise typer.Exit(EXIT_UNREADABLE)
 
 
 @app.command(cls=HelpCommand)
