@@ -51,7 +51,6 @@ PARTITION = True
 """Whether `Escape` keys its entries by the cards that decided them (`Escape._partition_solver`)."""
 
 NO_CARD = 127
-
 """Above every card: no card above the price decided an answer."""
 
 
