@@ -47,6 +47,13 @@ def nearest_price(cards: Iterable[int], price: int) -> list[int]:
     return [c for c in ordered if c < price] + [c for c in reversed(ordered) if c > price]
 
 
+PARTITION = True
+"""Whether `Escape` keys its entries by the cards that decided them (`Escape._partition_solver`)."""
+
+NO_CARD = 127
+"""Above every card: no card above the price decided an answer."""
+
+
 LYING = 8 * 5
 """Bits for the places of the cards lying in a trick (8 each; at most five before the last of six players)."""
 
@@ -67,6 +74,8 @@ class _Lines:
         self.pos = pos
         self.table_cap = table_cap
         self.nodes = 0
+        self.shared = 0
+        """Answers read from a partition entry with cards in its band (some cards above the price not keyed)."""
         colours = sorted(set(pos.colour.values()))
         self._width = 9 if self.by_coins else 6
         digit = [0] * len(pos.coins)
@@ -188,10 +197,41 @@ class Escape(_Lines):
 
     def __init__(self, pos: SearchBottle, table_cap: int = ESCAPE_CAP) -> None:
         super().__init__(pos, table_cap)
-        self._solvers: dict[tuple[int, bool], Callable[[int | None, int], bool]] = {}
+        self.partition = PARTITION and pos.lopaka < 0  # the automaton's card depends on the cards themselves
+        """Whether entries are keyed by the cards that decided them (`_partition_solver`)."""
+        colours = sorted(set(pos.colour.values()))
+        digit = [0] * len(pos.coins)
+        for held in pos.dealt:
+            for c in bits(held):
+                digit[c] = (pos.holder[c] << 3) | colours.index(pos.colour[c])
+        classes = sorted({digit[c] for held in pos.dealt for c in bits(held)})
+        self._weight = [0] * len(pos.coins)
+        """Each card's class (its holder and colour) as a count in a packed integer (`_class_bits` each): which cards
+        of a class lie in the band of a partition entry does not matter, only how many."""
+        self._classes = [0] * len(classes)
+        """The cards of each class, as masks."""
+        for held in pos.dealt:
+            for c in bits(held):
+                self._classes[classes.index(digit[c])] |= 1 << c
+        self._class_bits = max((m.bit_count() for m in self._classes), default=0).bit_length()
+        """Bits for the count of one class's cards in play."""
+        for i, mask in enumerate(self._classes):
+            for c in bits(mask):
+                self._weight[c] = 1 << (self._class_bits * i)
+        self._solvers: dict[tuple[int, bool], Callable[[int | None, int, int], int]] = {}
         self.counts_tricks = all(pos.coins[c] > 0 for held in pos.dealt for c in bits(held))
         """Every card of the hand is worth a coin: a player gains coins exactly when he wins a trick or a bottle is
         taken from him."""
+
+    def counts(self, live: int) -> int:
+        """How many cards of each class are in `live`, packed as `_weight` packs them."""
+        out = 0
+        at = 0
+        bits_each = self._class_bits
+        for mask in self._classes:
+            out |= (live & mask).bit_count() << at
+            at += bits_each
+        return out
 
     def _order(self, seat: int) -> int:
         """The position at the start of a trick as the question sees it, packed in one integer (its low `LYING`
@@ -208,16 +248,18 @@ class Escape(_Lines):
     def escapes(self, seat: int, gaining: bool = False) -> bool:
         """Whether the player at `seat` can make sure he holds no bottle when the hand ends (and, `gaining`, that
         he gains a coin before it ends: only where `counts_tricks`)."""
-        return self._solver_for(seat, gaining)(None, self._lying())
+        return self._solver_for(seat, gaining)(None, self._lying(), -1) & 1 == 1
 
-    def _solver_for(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
-        """The search of `escapes(seat, gaining)`, built once; its table lives as long as this `Escape`."""
+    def _solver_for(self, seat: int, gaining: bool) -> Callable[[int | None, int, int], int]:
+        """The search of `escapes(seat, gaining)`, built once; its table lives as long as this `Escape`. It returns
+        1 where he can, 0 where he cannot (with `partition`, and above that bit the least card that decided it)."""
         solve = self._solvers.get((seat, gaining))
         if solve is None:
-            solve = self._solvers[seat, gaining] = self._solver(seat, gaining)
+            build = self._partition_solver if self.partition else self._solver
+            solve = self._solvers[seat, gaining] = build(seat, gaining)
         return solve
 
-    def _solver(self, seat: int, gaining: bool) -> Callable[[int | None, int], bool]:
+    def _solver(self, seat: int, gaining: bool) -> Callable[[int | None, int, int], int]:
         pos = self.pos
         escaping = self._solver_for(seat, False) if gaining else None
         table: dict[int, bool] = {}
@@ -251,9 +293,12 @@ class Escape(_Lines):
             before = owners[taken]
             return not gaining or (before >= 0 and tm >> before & 1 == 1)
 
-        def solve(settled: int | None, lying: int) -> bool:
+        def solve(settled: int | None, lying: int, counts: int) -> int:
             """`settled`: the trick's start as `_order` gives it (None: work it out); `lying`: the places of the
-            cards lying in the trick, packed (below `LYING` bits)."""
+            cards lying in the trick, packed (below `LYING` bits); `counts` is not read."""
+            return 1 if answer(settled, lying) else 0
+
+        def answer(settled: int | None, lying: int) -> bool:
             nonlocal table, older
             me.nodes += 1
             live = pos.live
@@ -292,7 +337,7 @@ class Escape(_Lines):
                 for c in cards:
                     hands[mover] ^= 1 << c
                     trick.append(c)
-                    ok = solve(settled, (lying << 8) | ((live & ((1 << c) - 1)).bit_count() + 1))
+                    ok = answer(settled, (lying << 8) | ((live & ((1 << c) - 1)).bit_count() + 1))
                     trick.pop()
                     hands[mover] |= 1 << c
                     if ok == chooser:
@@ -304,9 +349,9 @@ class Escape(_Lines):
                     if escaping is not None and (
                         tm >> pos.leader & 1 or (done[2] is not None and done[4] >= 0 and tm >> done[4] & 1)
                     ):
-                        ok = escaping(None, 0)  # he has gained: now he only needs to end without a bottle
+                        ok = escaping(None, 0, -1) == 1  # he has gained: now he only needs to end without a bottle
                     else:
-                        ok = solve(None, 0)
+                        ok = answer(None, 0)
                     unfinish(done)
                     if ok == chooser:
                         result = chooser
@@ -318,6 +363,166 @@ class Escape(_Lines):
                 if len(table) > cap:
                     older, table = table, {}
             return result
+
+        return solve
+
+    def _partition_solver(self, seat: int, gaining: bool) -> Callable[[int | None, int, int], int]:
+        """`_solver` with each entry keyed by the cards that decided it (partition search, as bridge solvers keep
+        the ranks that won tricks with an entry).
+
+        Above the (higher) price a card matters only where it wins a trick, which it does only where no card below
+        the price lies in it and it is the highest: every line proved below a position is proved alike wherever
+        the cards above the price below the least such winner (the band) are dealt otherwise among the holders and
+        colours, as many of each (a class) as here. So the search returns with its answer the least card above the
+        price that won a trick in the lines it proved (`NO_CARD` if none), and an entry is keyed by the cards below
+        the price (their order, holders and colours), the leader, the bottles, how many cards of each class are in
+        play (`counts`: with the cards below the price keyed, how many of each lie above it), and the holders and
+        colours of the `k` highest cards only, those from that least winner up (`k` in the key; a lookup tries
+        each `k` stored with the rest of the key). Inside a trick a card lying above the price is kept among those
+        `k`, and the lines proved from one card of a run go on from its lowest card, which lies in the band if any
+        of the run does."""
+        pos = self.pos
+        escaping = self._solver_for(seat, False) if gaining else None
+        table: dict[int, int] = {}
+        older: dict[int, int] = {}  # the generation before `table` (`ESCAPE_CAP`)
+        stored: dict[int, int] = {}  # the rest of a key: the `k` stored with it, as bits
+        older_stored: dict[int, int] = {}
+        cap = self.table_cap
+        refuted: dict[int, int] = {}
+        n = pos.n
+        last = pos.per_trick - 1
+        tm = pos.team[seat]
+        hands, prices, owners = pos.hands, pos.prices, pos.owners
+        played_out = pos.per_trick if pos.per_trick == n else -1
+        moves, settled_fate, digits, bottles = self._moves, pos._fate, self._digits, self._bottles
+        weight, count_of = self._weight, self.counts
+        width = self._width
+        counted = self._class_bits * len(self._classes)
+        finish, unfinish = pos._close, pos._reopen
+        me = self
+        nothing = NO_CARD << 1
+
+        def last_trick() -> int:
+            """The answer in the last trick, where every card is forced (one in each hand), played out."""
+            leader = pos.leader
+            cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
+            win, taken = judge_prices(cards, prices)
+            winner = (leader + win) % n
+            for i, o in enumerate(owners):
+                if i != taken and o >= 0 and tm >> o & 1:
+                    return nothing
+            if taken is None:
+                if not gaining:
+                    return nothing | 1
+                return (cards[win] << 1) | (tm >> winner & 1)
+            if tm >> winner & 1:
+                return nothing
+            before = owners[taken]
+            return nothing | (1 if not gaining or (before >= 0 and tm >> before & 1) else 0)
+
+        def solve(settled: int | None, lying: int, counts: int) -> int:
+            """`settled`: None at a trick's start or where the question is asked (the table is read and written
+            there), else 0; `lying`: the places of the cards lying in the trick, packed (below `LYING` bits);
+            `counts`: the cards in play of each class (`Escape.counts`; -1: work them out). The answer in bit 0,
+            the least card above the price that decided it above it."""
+            nonlocal table, older, stored, older_stored
+            me.nodes += 1
+            live = pos.live
+            if not live:
+                return nothing | (0 if gaining or pos.holds(seat) else 1)
+            trick = pos.trick
+            inner = settled is not None
+            rest = 0
+            above = 0
+            tops = 0
+            price = 0
+            if counts < 0:
+                counts = count_of(live)
+            if not inner:
+                fate = settled_fate(seat)
+                if fate is not None and not (gaining and fate):
+                    return nothing | (1 if fate else 0)
+                if not trick and live.bit_count() == played_out:
+                    return last_trick()
+                price = prices[0] if len(prices) == 1 else max(prices)
+                above = live & ~((1 << price) - 1)
+                m = above.bit_count()
+                code = digits(live)
+                tops = code & ((1 << (width * m)) - 1)
+                code = ((code >> (width * m)) << 4) | pos.leader
+                for p, o in bottles(live):
+                    code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o >= 0 and tm >> o & 1)
+                rest = (((code << counted) | counts) << LYING) | lying
+                ks = stored.get(rest, 0) | older_stored.get(rest, 0)
+                while ks:
+                    low = ks & -ks
+                    ks ^= low
+                    k = low.bit_length() - 1
+                    key = (((rest << (width * k)) | (tops & ((1 << (width * k)) - 1))) << 7) | k
+                    found = table.get(key)
+                    if found is None:
+                        found = older.get(key)
+                    if found is not None:
+                        if k < m:
+                            me.shared += 1
+                        x = above
+                        for _ in range(k - 1):
+                            x ^= 1 << (x.bit_length() - 1)
+                        return found | ((x.bit_length() - 1 if k else NO_CARD) << 1)
+            lying_count = len(trick)
+            mover = (pos.leader + lying_count) % n
+            chooser = tm >> mover & 1 == 1
+            cards = moves(mover, chooser)
+            depth = live.bit_count() * 8 + lying_count
+            if not chooser:
+                cards = killer_first(cards, refuted.get(depth))  # recorded below
+            result = not chooser
+            least = NO_CARD
+            for c in cards:
+                if lying_count < last:
+                    # The trick goes on: the play and its undo inline.
+                    hands[mover] ^= 1 << c
+                    trick.append(c)
+                    r = solve(0, (lying << 8) | ((live & ((1 << c) - 1)).bit_count() + 1), counts)
+                    trick.pop()
+                    hands[mover] |= 1 << c
+                else:
+                    done = finish(c)
+                    left = counts
+                    for d in done[1]:
+                        left -= weight[d]
+                    if escaping is not None and (
+                        tm >> pos.leader & 1 or (done[2] is not None and done[4] >= 0 and tm >> done[4] & 1)
+                    ):
+                        r = escaping(None, 0, left)  # he has gained: now he only needs to end without a bottle
+                    else:
+                        r = solve(None, 0, left)
+                    if done[2] is None:
+                        top = max(done[1])  # the trick's winner: the highest card, none lying below the price
+                        if top << 1 < r:
+                            r = (top << 1) | (r & 1)
+                    unfinish(done)
+                if (r & 1 == 1) == chooser:
+                    result = chooser
+                    least = r >> 1  # the lines of this card alone prove it
+                    break
+                if r >> 1 < least:
+                    least = r >> 1
+            if not chooser and not result:
+                refuted[depth] = c  # the card that cut
+            if inner:
+                return (least << 1) | result
+            if lying:
+                for c in trick:  # keyed by their places: cards lying above the price are kept among the `k`
+                    if price < c < least:
+                        least = c
+            k = above.bit_count() if least <= price else (above >> least).bit_count()
+            table[(((rest << (width * k)) | (tops & ((1 << (width * k)) - 1))) << 7) | k] = 1 if result else 0
+            stored[rest] = stored.get(rest, 0) | 1 << k
+            if len(table) > cap:
+                older, table = table, {}
+                older_stored, stored = stored, {}
+            return (least << 1) | result
 
         return solve
 
@@ -423,9 +628,9 @@ class Gains(_Lines):
             (None: work it out); `lying`: the places of the cards lying in the trick, packed (below `LYING` bits)."""
             nonlocal table, older, in_play
             if beta <= 0:  # only whether he escapes
-                return 0 if escaping(None, lying) else FAILED
+                return 0 if escaping(None, lying, -1) & 1 else FAILED
             if gaining is not None and alpha == 0 and beta == 1:
-                return 1 if gaining(None, lying) else 0
+                return gaining(None, lying, -1) & 1
             me.nodes += 1
             live = pos.live
             if not live:
