@@ -108,6 +108,7 @@ def deals_alike(table: str, rules: str, seed: int, partition: bool = True) -> So
     tricks = 2 if rules == LLIURE and table != "three" else 3
     pos, _, _ = endgame(record(table, rules, 700 + seed), tricks)
     solver = Solver(pos.rules, pos.trump, pos.partner, partition=partition)
+    solver.least = 0  # every trick start's bound kept, however small its search: the most entries to answer others
     rng = Random(seed)
     for hands in [list(pos.hands), *redeals(pos, 12, rng)]:
         for seat in range(min(pos.n, 2)):

@@ -18,6 +18,9 @@ LOW_ALL = LOW_CARDS | LOW_CARDS << 12 | LOW_CARDS << 24 | LOW_CARDS << 36
 """Every suit's cards without points."""
 BUCKET = 6
 """Entries a partition bucket keeps (the newest; `Solver.store`)."""
+PARTITION_LEAST = 8
+"""Positions a trick start's search must have visited for its bound to be kept in the partition table too (the
+small ones cost more to keep than they save)."""
 
 
 def _pext7(live: int, own: int) -> int:
@@ -70,6 +73,7 @@ class Solver:
         self.tables: dict[int, list[dict[int, int]]] = {}
         self.ptables: dict[int, list[dict[int, list[int]]]] = {}
         self.partition = partition
+        self.least = PARTITION_LEAST
         self.nodes = 0
         self.phits = 0
         """Partition entries that narrowed a window."""
@@ -332,6 +336,7 @@ class Solver:
         first = -1
         key = -1
         coarse = -1
+        visited = 0
         slo = 0  # the static bounds (`sure`, `ruffs`) and the cards they hang on
         shi = INF
         srel = 0
@@ -358,6 +363,7 @@ class Solver:
             hi = self.live_points + left // n
             key = self.key_of(lead)
             coarse = self.coarse
+            visited = self.nodes
             e = gens[0].get(key)
             if e is None:
                 e = gens[1].get(key)
@@ -390,8 +396,10 @@ class Solver:
                 if bucket is not None:
                     total = self.live_points + left // n
                     for pe in bucket:
-                        kv = pe >> 16 & 0xFFF
-                        if pe >> 28 != key & self.top_mask(kv):
+                        if first < 0:
+                            first = (pe >> 16 & 63) - 1
+                        kv = pe >> 22 & 0xFFF
+                        if pe >> 34 != key & self.top_mask(kv):
                             continue
                         elo = pe & 0xFF
                         ehi = pe >> 8 & 0xFF
@@ -508,8 +516,9 @@ class Solver:
             table[key] = lo | hi << 8 | (move + 1) << 16 | kv << 22
             if len(table) > self.cap:
                 gens[1], gens[0] = table, {}
-            if self.partition and kv != self.kvec_of(self.live):  # else the exact entry says as much
-                self.store(coarse, key & self.top_mask(kv), kv, lo, hi)
+            # a partition entry where the search was not small and not every card without points is relevant
+            if self.partition and self.nodes - visited >= self.least and kv != self.kvec_of(self.live):
+                self.store(coarse, key & self.top_mask(kv), kv, lo, hi, move)
         return best
 
     def run_relevant(self, b: int, legal: int, rel: int) -> int:
@@ -567,9 +576,10 @@ class Solver:
                 m |= tops[8 * s + ((lv >> (12 * s)) & LOW_CARDS).bit_count() - k]
         return m
 
-    def store(self, coarse: int, pat: int, kv: int, lo: int, hi: int) -> None:
-        """Keep a bound (`lo`, `hi`, for the table's side) in the partition bucket of `coarse`, for every position
-        whose top cards without points lie as `kv` says they lie here (merged with an entry of the same cards)."""
+    def store(self, coarse: int, pat: int, kv: int, lo: int, hi: int, move: int) -> None:
+        """Keep a bound (`lo`, `hi`, for the table's side) and the best card in the partition bucket of `coarse`,
+        for every position whose top cards without points lie as `kv` says they lie here (`pat`, the key so
+        masked), merged with an entry of the same cards."""
         pgens = self.pgens
         tag = kv | pat << 12
         bucket = pgens[0].get(coarse)
@@ -580,11 +590,11 @@ class Solver:
                 pgens[1], pgens[0] = pgens[0], {}
         for i in range(len(bucket)):
             pe = bucket[i]
-            if pe >> 16 == tag:
+            if pe >> 22 == tag:
                 elo = pe & 0xFF
                 ehi = pe >> 8 & 0xFF
-                bucket[i] = (lo if lo > elo else elo) | (hi if hi < ehi else ehi) << 8 | tag << 16
+                bucket[i] = (lo if lo > elo else elo) | (hi if hi < ehi else ehi) << 8 | (move + 1) << 16 | tag << 22
                 return
-        bucket.append(lo | hi << 8 | tag << 16)
+        bucket.append(lo | hi << 8 | (move + 1) << 16 | tag << 22)
         if len(bucket) > BUCKET:
             bucket.pop(0)
