@@ -150,14 +150,19 @@ class Solver:
         hands = self.hands
         code = lead | 4
         coarse = lead | 4
-        for s in range(4):
+        width = 12 * self.n
+        for s in range(4):  # a suit at a time in small numbers, then onto the key (few operations on long ones)
             sh = 12 * s
             base = ((lv >> sh) & LOW_CARDS) << 7
+            part = 0
+            cpart = 0
             for h in hands:
-                x = h >> sh
+                x = (h >> sh) & 0xFFF
                 low = x & LOW_CARDS
-                code = (code << 12) | ((x & 0xF80) | PACK[base | low])
-                coarse = (coarse << 8) | ((x & 0xF80) >> 4) | low.bit_count()
+                part = (part << 12) | (x & 0xF80) | PACK[base | low]
+                cpart = (cpart << 8) | (x & 0xF80) >> 4 | low.bit_count()
+            code = (code << width) | part
+            coarse = (coarse << (width - 4 * self.n)) | cpart
         self.coarse = coarse
         return code
 
