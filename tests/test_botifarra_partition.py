@@ -26,7 +26,7 @@ def walk_lines(table: str, rules: str, seed: int) -> int:
     Returns the positions checked."""
     tricks = 2 if rules == LLIURE and table != "three" else 3
     pos, slow, _ = endgame(record(table, rules, 500 + seed), tricks)
-    solver = Solver(pos.rules, pos.trump, pos.partner)
+    solver = Solver(pos.rules, pos.trump, pos.partner, partition=True)
     checked = 0
 
     def walk() -> None:

@@ -59,10 +59,11 @@ class Solver:
     """
 
     def __init__(
-        self, rules: str, trump: int, partner: list[int], cap: int = SOLVER_CAP, partition: bool = True
+        self, rules: str, trump: int, partner: list[int], cap: int = SOLVER_CAP, partition: bool = False
     ) -> None:
         """`rules` the play rule, `trump` the trump suit (-1 for botifarra), `partner` each seat's partner (-1
-        for none), seats in turn from the leader of trick 1; `partition` keeps the partition tables too."""
+        for none), seats in turn from the leader of trick 1; `partition` keeps partition entries too (off by
+        default: 9-15% fewer positions on the bench hands, but more time and memory, docs/PERFORMANCE.md)."""
         self.n = len(partner)
         self.rules = rules
         self.cells = coded(rules)
@@ -336,6 +337,7 @@ class Solver:
         side = self.side
         trump = self.trump
         gens = self.gens
+        part = self.partition  # the relevant cards are followed only for the partition entries
         lo = 0
         hi = 0
         first = -1
@@ -360,7 +362,7 @@ class Solver:
                     if i == 0:
                         w = b
                         continue
-                    if b // 12 == w // 12 and not POINTS_OF[b] and not POINTS_OF[w]:
+                    if part and b // 12 == w // 12 and not POINTS_OF[b] and not POINTS_OF[w]:
                         self.rel |= 1 << (b if b > w else w)
                     if beats(b, w, trump):
                         w, wk = b, i
@@ -394,7 +396,7 @@ class Solver:
                 else:
                     slo = mine_t
                     shi = hi - (q if q > theirs_t else theirs_t)
-            if self.partition and lo < beta and lo < hi and hi > alpha and slo < beta and shi > alpha:
+            if part and lo < beta and lo < hi and hi > alpha and slo < beta and shi > alpha:
                 bucket = self.pgens[0].get(coarse)
                 if bucket is None:
                     bucket = self.pgens[1].get(coarse)
@@ -423,7 +425,7 @@ class Solver:
                 nlo = slo if slo > lo else lo
                 nhi = shi if shi < hi else hi
                 if nlo >= beta or nlo == nhi or nhi <= alpha:
-                    self.rel |= srel
+                    self.rel |= srel if part else 0
                     lo, hi = nlo, nhi
             if lo >= beta or lo == hi:
                 return lo
@@ -436,7 +438,7 @@ class Solver:
         else:
             mine_win = self.partner[seat] == (lead + wat) % n
             legal = legal_coded(self.cells, trump, led, win, mine_win, held)
-            if not mine_win and not POINTS_OF[win]:  # whether a card beats a winning card without points
+            if part and not mine_win and not POINTS_OF[win]:  # whether a card beats a winning card without points
                 follow = held & SUIT_MASK[led]
                 if follow:
                     cmp = follow & LOW_ALL if win // 12 == led else 0
@@ -462,7 +464,7 @@ class Solver:
             if k == 0:
                 nw, nwat, nled = b, 0, b // 12
             else:
-                if b // 12 == win // 12 and not POINTS_OF[b] and not POINTS_OF[win]:
+                if part and b // 12 == win // 12 and not POINTS_OF[b] and not POINTS_OF[win]:
                     cm = 1 << (b if b > win else win)
                 if beats(b, win, trump):
                     nw, nwat, nled = b, k, led
@@ -508,12 +510,12 @@ class Solver:
             else:
                 lo = hi = best
             if slo > lo or shi < hi:
-                self.rel |= srel
+                self.rel |= srel if part else 0
                 if slo > lo:
                     lo = slo
                 if shi < hi:
                     hi = shi
-            kv = self.kvec_of(self.rel)
+            kv = self.kvec_of(self.rel) if part else 0
             if self.flip:
                 total = self.live_points + self.live.bit_count() // n
                 lo, hi = total - hi, total - lo
@@ -522,7 +524,7 @@ class Solver:
             if len(table) > self.cap:
                 gens[1], gens[0] = table, {}
             # a partition entry where the search was not small and not every card without points is relevant
-            if self.partition and self.nodes - visited >= self.least and kv != self.kvec_of(self.live):
+            if part and self.nodes - visited >= self.least and kv != self.kvec_of(self.live):
                 self.store(coarse, key & self.top_mask(kv), kv, lo, hi, move)
         return best
 
