@@ -75,6 +75,8 @@ class Solver:
         self.ptables: dict[int, list[dict[int, list[int]]]] = {}
         self.partition = partition
         self.least = PARTITION_LEAST
+        self.pcap = self.cap // 4
+        """Buckets in the partition tables a generation (each holds up to `BUCKET` entries)."""
         self.nodes = 0
         self.phits = 0
         """Partition entries that narrowed a window."""
@@ -593,7 +595,7 @@ class Solver:
         if bucket is None:
             bucket = []
             pgens[0][coarse] = bucket
-            if len(pgens[0]) > self.cap:
+            if len(pgens[0]) > self.pcap:
                 pgens[1], pgens[0] = pgens[0], {}
         for i in range(len(bucket)):
             pe = bucket[i]
