@@ -154,6 +154,7 @@ class Solver:
         code = lead | 4
         coarse = lead | 4
         width = 12 * self.n
+        partition = self.partition
         for s in range(4):  # a suit at a time in small numbers, then onto the key (few operations on long ones)
             sh = 12 * s
             base = ((lv >> sh) & LOW_CARDS) << 7
@@ -163,9 +164,11 @@ class Solver:
                 x = (h >> sh) & 0xFFF
                 low = x & LOW_CARDS
                 part = (part << 12) | (x & 0xF80) | PACK[base | low]
-                cpart = (cpart << 8) | (x & 0xF80) >> 4 | low.bit_count()
+                if partition:
+                    cpart = (cpart << 8) | (x & 0xF80) >> 4 | low.bit_count()
             code = (code << width) | part
-            coarse = (coarse << (width - 4 * self.n)) | cpart
+            if partition:
+                coarse = (coarse << (width - 4 * self.n)) | cpart
         self.coarse = coarse
         return code
 
@@ -472,8 +475,10 @@ class Solver:
                     nw, nwat, nled = b, k, led
                 else:
                     nw, nwat, nled = win, wat, led
-            r0 = self.rel
-            self.rel = cm
+            r0 = 0
+            if part:
+                r0 = self.rel
+                self.rel = cm
             if last:
                 got = pts + POINTS_OF[b] + 1
                 winner = (lead + nwat) % n
@@ -487,10 +492,11 @@ class Solver:
             else:
                 v = self.node(k + 1, lead, nw, nwat, nled, pts + POINTS_OF[b], tmask | bb, a, bt)
             hands[seat] = held
-            re = self.rel
-            if re and not POINTS_OF[b] and legal & ~bb and re & SUIT_MASK[b // 12] & ~((2 << b) - 1):
-                re |= self.run_relevant(b, legal, re)
-            self.rel = r0 | re
+            if part:
+                re = self.rel
+                if re and not POINTS_OF[b] and legal & ~bb and re & SUIT_MASK[b // 12] & ~((2 << b) - 1):
+                    re |= self.run_relevant(b, legal, re)
+                self.rel = r0 | re
             if maxing:
                 if v > best:
                     best, move = v, b
