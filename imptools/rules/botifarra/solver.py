@@ -55,7 +55,8 @@ class Solver:
     once; the order is the table's card, then the cheapest card that takes an opponent's trick, points onto a
     partner's trick no one can take, masters when leading, low cards else (`order`). The tables are kept for the
     whole hand, one per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the
-    positions visited.
+    positions visited. With `partition` on, a second table keeps each bound for every position whose relevant
+    cards without points lie alike (partition search, as DDS's: `store`, `kvec_of`, docs/ANALYSIS.md).
     """
 
     def __init__(
@@ -63,7 +64,7 @@ class Solver:
     ) -> None:
         """`rules` the play rule, `trump` the trump suit (-1 for botifarra), `partner` each seat's partner (-1
         for none), seats in turn from the leader of trick 1; `partition` keeps partition entries too (off by
-        default: 9-15% fewer positions on the bench hands, but more time and memory, docs/PERFORMANCE.md)."""
+        default: 9-32% fewer positions on the bench hands, but more time and memory, docs/PERFORMANCE.md)."""
         self.n = len(partner)
         self.rules = rules
         self.cells = coded(rules)
