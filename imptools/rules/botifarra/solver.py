@@ -14,6 +14,13 @@ each becomes the older generation (as `analyse.TABLE_CAP`): at most twice this, 
 
 LOW_CARDS = 0x7F
 """A suit's seven cards without points (2-8), the lowest seven bits of its twelve."""
+LOW_ALL = LOW_CARDS | LOW_CARDS << 12 | LOW_CARDS << 24 | LOW_CARDS << 36
+"""Every suit's cards without points."""
+BUCKET = 6
+"""Entries a partition bucket keeps (the newest; `Solver.store`)."""
+PARTITION_LEAST = 8
+"""Positions a trick start's search must have visited for its bound to be kept in the partition table too (the
+small ones cost more to keep than they save)."""
 
 
 def _pext7(live: int, own: int) -> int:
@@ -48,12 +55,16 @@ class Solver:
     once; the order is the table's card, then the cheapest card that takes an opponent's trick, points onto a
     partner's trick no one can take, masters when leading, low cards else (`order`). The tables are kept for the
     whole hand, one per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the
-    positions visited.
+    positions visited. With `partition` on, a second table keeps each bound for every position whose relevant
+    cards without points lie alike (partition search, as DDS's: `store`, `kvec_of`, docs/ANALYSIS.md).
     """
 
-    def __init__(self, rules: str, trump: int, partner: list[int], cap: int = SOLVER_CAP) -> None:
+    def __init__(
+        self, rules: str, trump: int, partner: list[int], cap: int = SOLVER_CAP, partition: bool = False
+    ) -> None:
         """`rules` the play rule, `trump` the trump suit (-1 for botifarra), `partner` each seat's partner (-1
-        for none), seats in turn from the leader of trick 1."""
+        for none), seats in turn from the leader of trick 1; `partition` keeps partition entries too (off by
+        default: 9-32% fewer positions on the bench hands, but more time and memory, docs/PERFORMANCE.md)."""
         self.n = len(partner)
         self.rules = rules
         self.cells = coded(rules)
@@ -62,7 +73,31 @@ class Solver:
         self.partner = partner
         self.cap = cap if partner[0] >= 0 else max(1, cap // self.n)
         self.tables: dict[int, list[dict[int, int]]] = {}
+        self.ptables: dict[int, list[dict[int, list[int]]]] = {}
+        self.partition = partition
+        self.least = PARTITION_LEAST
+        self.pcap = self.cap // 4
+        """Buckets in the partition tables a generation (each holds up to `BUCKET` entries)."""
         self.nodes = 0
+        self.phits = 0
+        """Partition entries that narrowed a window."""
+        self.rel = 0
+        """The relevant cards without points of the search below (`node`)."""
+        self.srel = 0
+        """The cards without points the static bounds hang on (`sure`, `ruffs`)."""
+        self.coarse = 0
+        """The partition key of the last trick start `key_of` keyed: each hand's point cards and how many cards
+        without points it holds of each suit, and the leader."""
+        n = self.n
+        self.tops: list[int] = []
+        """At `s * 8 + j`: the bits of a key (`key_of`) that hold suit `s`'s cards without points from rank `j` up
+        (ranks among those in play, every hand)."""
+        for s in range(4):
+            for j in range(8):
+                m = 0
+                for i in range(n):
+                    m |= ((LOW_CARDS >> j) << j) << (12 * (4 * n - 1 - (s * n + i)))
+                self.tops.append(m)
         # the search's state, set by `gain`
         self.hands: list[int] = []
         self.side = 0
@@ -70,6 +105,7 @@ class Solver:
         self.live = 0
         self.live_points = 0
         self.gens: list[dict[int, int]] = [{}, {}]
+        self.pgens: list[dict[int, list[int]]] = [{}, {}]
 
     def gain(
         self,
@@ -95,7 +131,10 @@ class Solver:
         # With two sides of two, one side's points from a position are the points left less the other's:
         # one table serves both, kept for the side of the first seat.
         self.flip = flip = mate >= 0 and not side & 1
-        self.gens = self.tables.setdefault(side ^ ((1 << n) - 1) if flip else side, [{}, {}])
+        kept = side ^ ((1 << n) - 1) if flip else side
+        self.gens = self.tables.setdefault(kept, [{}, {}])
+        self.pgens = self.ptables.setdefault(kept, [{}, {}])
+        self.rel = 0
         self.hands = list(hands)
         self.live = live
         self.live_points = live_points
@@ -114,12 +153,24 @@ class Solver:
         lv = self.live
         hands = self.hands
         code = lead | 4
-        for s in range(4):
+        coarse = lead | 4
+        width = 12 * self.n
+        partition = self.partition
+        for s in range(4):  # a suit at a time in small numbers, then onto the key (few operations on long ones)
             sh = 12 * s
             base = ((lv >> sh) & LOW_CARDS) << 7
+            part = 0
+            cpart = 0
             for h in hands:
-                x = h >> sh
-                code = (code << 12) | ((x & 0xF80) | PACK[base | (x & LOW_CARDS)])
+                x = (h >> sh) & 0xFFF
+                low = x & LOW_CARDS
+                part = (part << 12) | (x & 0xF80) | PACK[base | low]
+                if partition:
+                    cpart = (cpart << 8) | (x & 0xF80) >> 4 | low.bit_count()
+            code = (code << width) | part
+            if partition:
+                coarse = (coarse << (width - 4 * self.n)) | cpart
+        self.coarse = coarse
         return code
 
     def sure(self, lead: int) -> int:
@@ -136,14 +187,17 @@ class Solver:
         own = hands[lead]
         mate = self.partner[lead]
         got = 0
+        last = 0  # the lowest card looked at: the cards without points down to it are relevant
         if trump >= 0:
             t = lv & trump_mask
             while t:
                 top = 1 << (t.bit_length() - 1)
+                last = top
                 if not own & top:
                     break
                 got += 1 + POINTS_OF[top.bit_length() - 1]
                 t ^= top
+            self.srel |= last & LOW_ALL
             theirs = 0
             for i in range(self.n):
                 if i != lead and i != mate:
@@ -171,13 +225,16 @@ class Solver:
                 if c < rounds:
                     rounds = c
             t = lv & m
+            last = 0
             while t and rounds:
                 top = 1 << (t.bit_length() - 1)
+                last = top
                 if not own & top:
                     break
                 got += 1 + POINTS_OF[top.bit_length() - 1]
                 t ^= top
                 rounds -= 1
+            self.srel |= last & LOW_ALL
         return got
 
     def ruffs(self) -> tuple[int, int]:
@@ -193,6 +250,9 @@ class Solver:
                 ours |= h & trump_mask
             else:
                 theirs |= h & trump_mask
+        for m in (ours, theirs):  # how many trumps are above the other side's highest one
+            if m:
+                self.srel |= 1 << (m.bit_length() - 1) & LOW_ALL
         got = [0, 0]
         most = [0, 0]
         for i, h in enumerate(self.hands):
@@ -271,17 +331,28 @@ class Solver:
     def node(self, k: int, lead: int, win: int, wat: int, led: int, pts: int, tmask: int, alpha: int, beta: int) -> int:
         """The points the side wins from here, `k` cards lying in the trick (`pts` their points, `tmask` their
         bits, `win` the winning one, the `wat`-th played), fail-soft in (alpha, beta). Only a trick's start is
-        kept in the table (as bridge's solvers do: inside a trick the entries cost more than they save)."""
+        kept in the table (as bridge's solvers do: inside a trick the entries cost more than they save).
+
+        Every comparison of two cards without points (of one suit) that the result may hang on adds the higher
+        of them (or the card that settles it) to `rel`, the relevant cards of the search below (partition
+        search, docs/ANALYSIS.md): a trick start's entry holds, per suit, how many of the top cards without
+        points must lie as they lie for its bound to hold (`kvec_of`)."""
         self.nodes += 1
         n = self.n
         hands = self.hands
         side = self.side
         trump = self.trump
         gens = self.gens
+        part = self.partition  # the relevant cards are followed only for the partition entries
         lo = 0
         hi = 0
         first = -1
         key = -1
+        coarse = -1
+        visited = 0
+        slo = 0  # the static bounds (`sure`, `ruffs`) and the cards they hang on
+        shi = INF
+        srel = 0
         if k == 0:
             lv = self.live
             if not lv:
@@ -294,33 +365,74 @@ class Solver:
                 for i in range(n):
                     b = hands[(lead + i) % n].bit_length() - 1
                     got += POINTS_OF[b]
-                    if i == 0 or beats(b, w, trump):
+                    if i == 0:
+                        w = b
+                        continue
+                    if part and b // 12 == w // 12 and not POINTS_OF[b] and not POINTS_OF[w]:
+                        self.rel |= 1 << (b if b > w else w)
+                    if beats(b, w, trump):
                         w, wk = b, i
                 return got if side >> ((lead + wk) % n) & 1 else 0
             hi = self.live_points + left // n
             key = self.key_of(lead)
+            coarse = self.coarse
+            visited = self.nodes
             e = gens[0].get(key)
             if e is None:
                 e = gens[1].get(key)
             if e is not None:
                 elo = e & 0xFF
                 ehi = e >> 8 & 0xFF
-                first = (e >> 16) - 1
+                first = (e >> 16 & 63) - 1
                 if self.flip:
                     elo, ehi = hi - ehi, hi - elo
                 if elo > lo:
                     lo = elo
                 if ehi < hi:
                     hi = ehi
+                self.mark_top(e >> 22)
             else:
+                self.srel = 0
                 q = self.sure(lead)
                 mine_t, theirs_t = self.ruffs() if trump >= 0 else (0, 0)
+                srel = self.srel
                 if side >> lead & 1:
-                    lo = q if q > mine_t else mine_t
-                    hi -= theirs_t
+                    slo = q if q > mine_t else mine_t
+                    shi = hi - theirs_t
                 else:
-                    lo = mine_t
-                    hi -= q if q > theirs_t else theirs_t
+                    slo = mine_t
+                    shi = hi - (q if q > theirs_t else theirs_t)
+            if part and lo < beta and lo < hi and hi > alpha and slo < beta and shi > alpha:
+                bucket = self.pgens[0].get(coarse)
+                if bucket is None:
+                    bucket = self.pgens[1].get(coarse)
+                if bucket is not None:
+                    total = self.live_points + left // n
+                    for pe in bucket:
+                        if first < 0:
+                            first = (pe >> 16 & 63) - 1
+                        kv = pe >> 22 & 0xFFF
+                        if pe >> 34 != key & self.top_mask(kv):
+                            continue
+                        elo = pe & 0xFF
+                        ehi = pe >> 8 & 0xFF
+                        if self.flip:
+                            elo, ehi = total - ehi, total - elo
+                        if elo > lo or ehi < hi:
+                            self.phits += 1
+                            self.mark_top(kv)
+                            if elo > lo:
+                                lo = elo
+                            if ehi < hi:
+                                hi = ehi
+                            if lo >= beta or hi <= alpha or lo == hi:
+                                break
+            if slo > lo or shi < hi:  # the static bounds count where they settle the window (and when kept)
+                nlo = slo if slo > lo else lo
+                nhi = shi if shi < hi else hi
+                if nlo >= beta or nlo == nhi or nhi <= alpha:
+                    self.rel |= srel if part else 0
+                    lo, hi = nlo, nhi
             if lo >= beta or lo == hi:
                 return lo
             if hi <= alpha:
@@ -330,7 +442,18 @@ class Solver:
         if k == 0:
             legal = held
         else:
-            legal = legal_coded(self.cells, trump, led, win, self.partner[seat] == (lead + wat) % n, held)
+            mine_win = self.partner[seat] == (lead + wat) % n
+            legal = legal_coded(self.cells, trump, led, win, mine_win, held)
+            if part and not mine_win and not POINTS_OF[win]:  # whether a card beats a winning card without points
+                follow = held & SUIT_MASK[led]
+                if follow:
+                    cmp = follow & LOW_ALL if win // 12 == led else 0
+                else:
+                    cmp = held & self.trump_mask & LOW_ALL if win // 12 == trump else 0
+                if cmp:
+                    h0 = cmp & -cmp
+                    wb = 1 << win
+                    self.rel |= h0 if h0 > wb else wb
         moves = self.order(seat, legal, k, win, wat, lead, led) if legal & (legal - 1) else [legal.bit_length() - 1]
         if first >= 0 and moves[0] != first and first in moves:
             moves.remove(first)
@@ -343,12 +466,20 @@ class Solver:
         for b in moves:
             bb = 1 << b
             hands[seat] = held ^ bb
+            cm = 0
             if k == 0:
                 nw, nwat, nled = b, 0, b // 12
-            elif beats(b, win, trump):
-                nw, nwat, nled = b, k, led
             else:
-                nw, nwat, nled = win, wat, led
+                if part and b // 12 == win // 12 and not POINTS_OF[b] and not POINTS_OF[win]:
+                    cm = 1 << (b if b > win else win)
+                if beats(b, win, trump):
+                    nw, nwat, nled = b, k, led
+                else:
+                    nw, nwat, nled = win, wat, led
+            r0 = 0
+            if part:
+                r0 = self.rel
+                self.rel = cm
             if last:
                 got = pts + POINTS_OF[b] + 1
                 winner = (lead + nwat) % n
@@ -362,6 +493,11 @@ class Solver:
             else:
                 v = self.node(k + 1, lead, nw, nwat, nled, pts + POINTS_OF[b], tmask | bb, a, bt)
             hands[seat] = held
+            if part:
+                re = self.rel
+                if re and not POINTS_OF[b] and legal & ~bb and re & SUIT_MASK[b // 12] & ~((2 << b) - 1):
+                    re |= self.run_relevant(b, legal, re)
+                self.rel = r0 | re
             if maxing:
                 if v > best:
                     best, move = v, b
@@ -382,11 +518,99 @@ class Solver:
                 lo = best if best > lo else lo
             else:
                 lo = hi = best
-            table = gens[0]
+            if slo > lo or shi < hi:
+                self.rel |= srel if part else 0
+                if slo > lo:
+                    lo = slo
+                if shi < hi:
+                    hi = shi
+            kv = self.kvec_of(self.rel) if part else 0
             if self.flip:
                 total = self.live_points + self.live.bit_count() // n
                 lo, hi = total - hi, total - lo
-            table[key] = lo | hi << 8 | (move + 1) << 16
+            table = gens[0]
+            table[key] = lo | hi << 8 | (move + 1) << 16 | kv << 22
             if len(table) > self.cap:
                 gens[1], gens[0] = table, {}
+            # a partition entry where the search was not small and not every card without points is relevant
+            if part and self.nodes - visited >= self.least and kv != self.kvec_of(self.live):
+                self.store(coarse, key & self.top_mask(kv), kv, lo, hi, move)
         return best
+
+    def run_relevant(self, b: int, legal: int, rel: int) -> int:
+        """`b`'s bit where a card of its run (the legal cards above it of its suit without points, nothing in
+        play between, not searched: each plays as `b` does) is among the relevant cards `rel` of `b`'s search:
+        then the run is relevant from `b` up, else nothing (the run's cards are alike wherever they lie)."""
+        lv = self.live
+        c = b
+        while True:
+            above = lv & SUIT_MASK[b // 12] & ~((2 << c) - 1)
+            if not above:
+                return 0
+            nxt = above & -above
+            if not legal & nxt or nxt & ~LOW_ALL:
+                return 0
+            if rel & nxt:
+                return 1 << b
+            c = nxt.bit_length() - 1
+
+    def kvec_of(self, rel: int) -> int:
+        """For each suit, how many of its cards without points in play, from the top, are relevant (down to the
+        lowest relevant card of `rel`), three bits a suit."""
+        lv = self.live
+        kv = 0
+        for s in range(4):
+            r = rel >> (12 * s) & LOW_CARDS
+            if r:
+                low = r & -r
+                kv |= ((lv >> (12 * s)) & LOW_CARDS & ~(low - 1)).bit_count() << (3 * s)
+        return kv
+
+    def mark_top(self, kv: int) -> None:
+        """Add to `rel` the cards an entry's `kv` (`kvec_of`) names in this position: per suit, the top `k` cards
+        without points in play (the lowest of them: those above it are relevant with it)."""
+        if not kv:
+            return
+        lv = self.live
+        for s in range(4):
+            k = kv >> (3 * s) & 7
+            if k:
+                x = (lv >> (12 * s)) & LOW_CARDS
+                for _ in range(k - 1):
+                    x ^= 1 << (x.bit_length() - 1)
+                self.rel |= 1 << (x.bit_length() - 1 + 12 * s)
+
+    def top_mask(self, kv: int) -> int:
+        """The bits of a key (`key_of`) that hold the top `k` cards without points of each suit (`kv` as
+        `kvec_of`): a key masked so tells where they lie."""
+        lv = self.live
+        tops = self.tops
+        m = 0
+        for s in range(4):
+            k = kv >> (3 * s) & 7
+            if k:
+                m |= tops[8 * s + ((lv >> (12 * s)) & LOW_CARDS).bit_count() - k]
+        return m
+
+    def store(self, coarse: int, pat: int, kv: int, lo: int, hi: int, move: int) -> None:
+        """Keep a bound (`lo`, `hi`, for the table's side) and the best card in the partition bucket of `coarse`,
+        for every position whose top cards without points lie as `kv` says they lie here (`pat`, the key so
+        masked), merged with an entry of the same cards."""
+        pgens = self.pgens
+        tag = kv | pat << 12
+        bucket = pgens[0].get(coarse)
+        if bucket is None:
+            bucket = []
+            pgens[0][coarse] = bucket
+            if len(pgens[0]) > self.pcap:
+                pgens[1], pgens[0] = pgens[0], {}
+        for i in range(len(bucket)):
+            pe = bucket[i]
+            if pe >> 22 == tag:
+                elo = pe & 0xFF
+                ehi = pe >> 8 & 0xFF
+                bucket[i] = (lo if lo > elo else elo) | (hi if hi < ehi else ehi) << 8 | (move + 1) << 16 | tag << 22
+                return
+        bucket.append(lo | hi << 8 | (move + 1) << 16 | tag << 22)
+        if len(bucket) > BUCKET:
+            bucket.pop(0)
