@@ -56,14 +56,15 @@ class Duel:
     """A player's sum (twice the card points and a point per trick) from a two-player position (`gain`).
 
     Fail-soft alpha-beta over both players' free cards (the cards in hand and the piles' top cards; a card played
-    from a pile frees the one under it, `under`), with a table of trick starts keyed by the cards still in play
-    and the leader: within one deal the cards left tell every pile's state, which cards lie face up and which
-    under them. The two sums from a position add up to what is left, so one table serves both players (kept for
-    the first seat). At each trick's start the search is bounded by what is left and by each player's trumps
-    above all the other's (each wins a trick of its own), with the leader's masters while the other has no
-    trump. Equivalent cards (same suit and points, nothing in play between, nothing under either) are tried once;
-    the order is the table's card, then masters and low cards when leading, the dearest card that takes the trick
-    or the cheapest that does not when following.
+    from a pile frees the one under it, `under`), with a table of trick starts keyed by the cards still in play and
+    the leader: within one deal the cards left tell every pile's state, which cards lie face up and which under
+    them. The two sums from a position add up to what is left, so one table serves both players (kept for the first
+    seat); it is two flat arrays (`store`: 12 bytes a slot, where a dict of Python ints takes about 95 an entry),
+    since the hardest first values (no trump) reach millions of trick starts. At each trick's start the search is
+    bounded by what is left and by each player's trumps above all the other's (each wins a trick of its own), with
+    the leader's masters while the other has no trump. Equivalent cards (same suit and points, nothing in play
+    between, nothing under either) are tried once; the order is the table's card, then masters and low cards when
+    leading, the dearest card that takes the trick or the cheapest that does not when following.
     """
 
     def __init__(
