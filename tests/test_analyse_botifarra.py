@@ -173,7 +173,13 @@ def test_duel_windows_equal_plain_minimax(variant: str, seed: int) -> None:
     inside the window, a bound on the side it fails, against plain minimax of the sum; the count it rises with
     (`count_of`) is the checker's count under plain minimax. One solver serves both players."""
     pos, slow, plays = endgame(record("two", variant, 300 + seed), 4 + seed % 2)
-    duel = Duel(pos.rules, pos.trump, pos.under)
+    # the table as the analysis has it, one of four slots (every entry soon pushed out by another), and one that
+    # starts with two slots and doubles up to 256 as it fills
+    duels = [
+        Duel(pos.rules, pos.trump, pos.under),
+        Duel(pos.rules, pos.trump, pos.under, 4),
+        Duel(pos.rules, pos.trump, pos.under, 256, 2),
+    ]
     if seed % 3:
         pos.play(plays[0])
         slow.play(plays[0])
@@ -184,12 +190,14 @@ def test_duel_windows_equal_plain_minimax(variant: str, seed: int) -> None:
         banked = 2 * pos.card_points[seat] + pos.tricks[seat]
         exact = sum_value(pos, seat) - banked
         state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, seat)
-        assert duel.gain(*state, -1000, 1000) == exact
         assert count_of(total, tricks, seat == 0, banked + exact) == value(slow, player)
-        for b in range(0, exact + 3):
-            g = duel.gain(*state, b - 1, b)
-            assert (g >= b) == (exact >= b)
-            assert exact <= g if g < b else exact >= g
+        for duel in duels:
+            assert duel.gain(*state, -1000, 1000) == exact
+            for b in range(0, exact + 3):
+                g = duel.gain(*state, b - 1, b)
+                assert (g >= b) == (exact >= b)
+                assert exact <= g if g < b else exact >= g
+    assert len(duels[2].keys) > 2  # the growing table grew
 
 
 def test_the_count_rises_with_the_sum() -> None:

@@ -10,8 +10,18 @@ sum, as `Solver` searches a side's points.
 
 from __future__ import annotations
 
+from array import array
+
 from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, coded, legal_coded
-from imptools.rules.botifarra.solver import SOLVER_CAP
+
+DUEL_SLOTS = 1 << 25
+"""The most slots of `Duel`'s table (32M: 12 bytes each, 384 MB at the most). A whole hand's first value without a
+trump (botifarra) reaches some 7M trick starts; a table of two dict generations of 2M entries (about 95 bytes an
+entry) lost most of them and searched them again (docs/PERFORMANCE.md)."""
+
+FIRST_SLOTS = 1 << 16
+"""The slots `Duel`'s table starts with: it doubles while more than a quarter are taken, up to `DUEL_SLOTS`, so that a
+short search (an endgame, one world of many) does not pay for the whole table."""
 
 
 def count_of(total: int, tricks: int, seat_first: bool, own: int) -> int:
@@ -46,25 +56,35 @@ class Duel:
     """A player's sum (twice the card points and a point per trick) from a two-player position (`gain`).
 
     Fail-soft alpha-beta over both players' free cards (the cards in hand and the piles' top cards; a card played
-    from a pile frees the one under it, `under`), with a table of trick starts keyed by the cards still in play
-    and the leader: within one deal the cards left tell every pile's state, which cards lie face up and which
-    under them. The two sums from a position add up to what is left, so one table serves both players (kept for
-    the first seat). At each trick's start the search is bounded by what is left and by each player's trumps
-    above all the other's (each wins a trick of its own), with the leader's masters while the other has no
-    trump. Equivalent cards (same suit and points, nothing in play between, nothing under either) are tried once;
-    the order is the table's card, then masters and low cards when leading, the dearest card that takes the trick
-    or the cheapest that does not when following.
+    from a pile frees the one under it, `under`), with a table of trick starts keyed by the cards still in play and
+    the leader: within one deal the cards left tell every pile's state, which cards lie face up and which under
+    them. The two sums from a position add up to what is left, so one table serves both players (kept for the first
+    seat); it is two flat arrays (`store`: 12 bytes a slot, where a dict of Python ints takes about 95 an entry),
+    since the hardest first values (no trump) reach millions of trick starts. At each trick's start the search is
+    bounded by what is left and by each player's trumps above all the other's (each wins a trick of its own), with
+    the leader's masters while the other has no trump. Equivalent cards (same suit and points, nothing in play
+    between, nothing under either) are tried once; the order is the table's card, then masters and low cards when
+    leading, the dearest card that takes the trick or the cheapest that does not when following.
     """
 
-    def __init__(self, rules: str, trump: int, under: list[int], cap: int = SOLVER_CAP) -> None:
+    def __init__(
+        self, rules: str, trump: int, under: list[int], slots: int = DUEL_SLOTS, first: int = FIRST_SLOTS
+    ) -> None:
         """`rules` the play rule, `trump` the trump suit (-1 for botifarra), `under` the card under each card of
-        a pile (0 for none, a mask)."""
+        a pile (0 for none, a mask); `slots` the most slots of the table and `first` those it starts with (powers
+        of two, at least 2)."""
         self.cells = coded(rules)
         self.trump = trump
         self.trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
         self.under = under
-        self.cap = cap
-        self.gens: list[dict[int, int]] = [{}, {}]
+        self.most = slots
+        size = min(first, slots)
+        self.mask = size - 1
+        self.keys = array("q", [-1]) * size
+        """The table, open addressing in pairs of slots: each slot's key (the cards left and the leader, -1 for
+        none) and its entry (`vals`: the lower and upper bound, the best card + 1, packed)."""
+        self.vals = array("i", [0]) * size
+        self.taken = 0
         self.nodes = 0
         # the search's state, set by `gain`
         self.hands: list[int] = [0, 0]
@@ -198,7 +218,6 @@ class Duel:
         free = self.free
         me = self.me
         trump = self.trump
-        gens = self.gens
         lo = 0
         hi = 0
         first = -1
@@ -216,10 +235,14 @@ class Duel:
                 return got if winner == me else 0
             hi = 2 * self.live_points + left // 2
             key = lv | lead << 48
-            e = gens[0].get(key)
-            if e is None:
-                e = gens[1].get(key)
-            if e is not None:
+            keys = self.keys
+            i = ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & self.mask
+            e = -1
+            if keys[i] == key:
+                e = self.vals[i]
+            elif keys[i ^ 1] == key:
+                e = self.vals[i ^ 1]
+            if e >= 0:
                 elo = e & 0xFF
                 ehi = e >> 8 & 0xFF
                 first = (e >> 16) - 1
@@ -292,11 +315,45 @@ class Duel:
                 lo = best if best > lo else lo
             else:
                 lo = hi = best
-            table = gens[0]
             if me:
                 total = 2 * self.live_points + self.live.bit_count() // 2
                 lo, hi = total - hi, total - lo
-            table[key] = lo | hi << 8 | (move + 1) << 16
-            if len(table) > self.cap:
-                gens[1], gens[0] = table, {}
+            self.store(key, lo | hi << 8 | (move + 1) << 16)
         return best
+
+    def store(self, key: int, entry: int) -> None:
+        """Keep `entry` for `key`: in its slot or the other of its pair, where the key is already, else an empty
+        one, else in place of the entry with fewer cards left (the cheaper to search again). The table doubles while
+        more than a quarter of its slots are taken, up to its most."""
+        keys = self.keys
+        i = ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & self.mask
+        k0 = keys[i]
+        if k0 != key:
+            j = i ^ 1
+            k1 = keys[j]
+            if k1 == key:
+                i = j
+            elif k0 < 0:
+                self.taken += 1
+            elif k1 < 0:
+                i = j
+                self.taken += 1
+            elif (k1 & 0xFFFFFFFFFFFF).bit_count() < (k0 & 0xFFFFFFFFFFFF).bit_count():
+                i = j
+        keys[i] = key
+        self.vals[i] = entry
+        if 4 * self.taken > len(keys) and len(keys) < self.most:
+            self.grow()
+
+    def grow(self) -> None:
+        """Twice the slots, every entry kept."""
+        old_keys, old_vals = self.keys, self.vals
+        size = 2 * len(old_keys)
+        self.mask = size - 1
+        self.keys = array("q", [-1]) * size
+        self.vals = array("i", [0]) * size
+        self.taken = 0
+        for i in range(len(old_keys)):
+            k = old_keys[i]
+            if k >= 0:
+                self.store(k, old_vals[i])

@@ -57,10 +57,6 @@ _RECALL_PLIES = 8
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
 
-DUEL_CAP = 2_000_000
-"""Entries in the two-player solver's table a generation: its keys are small, and a whole hand's first value
-searched 56M positions with 1,000,000 and 21M with 2,000,000 (382 MB at the peak; docs/PERFORMANCE.md)."""
-
 MARKS = (5, 15)
 """A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
 
@@ -313,7 +309,7 @@ class SearchBotifarra:
         """`answer` with two players: the window on the count made a window on the sum it rises with (twice the
         card points and the tricks, `duel.least_sum`), the sum searched by `Duel`, its result counted back."""
         if self._duel_solver is None:
-            self._duel_solver = Duel(self.rules, self.trump, self.under, DUEL_CAP)
+            self._duel_solver = Duel(self.rules, self.trump, self.under)
         seat = self.seat[player]
         side = 1 << seat
         lo, hi = self._known(side)

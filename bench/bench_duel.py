@@ -1,0 +1,95 @@
+"""Each trump's first value of a two-player Botifarra hand, as `imp analyse` asks it, with the positions it took.
+
+PYTHONPATH=. python bench/bench_duel.py                                   # rector-vicar, seed 1, hand 1, every trump
+python bench/bench_duel.py --variant piles-and-hand --hand 2 --trick 7 --trumps botifarra --verbose   # compiled
+
+A simulated hand (`imptools.simulate`, seed `--seed`) played by the record to trick `--trick`; from there, for each
+trump of the trump table (the same cards, `search.TRUMPS`, `search.start_cards`), a fresh `Duel` is asked the value
+of the player to move by the null windows `analyse.Search.value` asks (on the count, from 0 by doubling steps, then
+halving), each window's positions with `--verbose`. Positions are the figures to read on a shared machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from imptools.analyse import played_hand
+from imptools.reader import read_games
+from imptools.rules.botifarra.duel import Duel, count_of, least_sum
+from imptools.rules.botifarra.position import SearchBotifarra
+from imptools.rules.botifarra.search import TRUMPS, start_cards
+from imptools.simulate import Options, simulate
+
+INF = 1 << 40
+
+
+def first_value(pos: SearchBotifarra, player: str, verbose: bool) -> tuple[int, int]:
+    """The player's count from `pos` and the positions a fresh `Duel` visited for it."""
+    duel = Duel(pos.rules, pos.trump, pos.under)
+    seat = pos.seat[player]
+    tricks = sum(pos.tricks) + pos.live.bit_count() // 2
+    total = 2 * (pos.live_points + sum(pos.card_points)) + tricks
+    first = seat == 0
+    banked = 2 * pos.card_points[seat] + pos.tricks[seat]
+
+    def search(alpha: int, beta: int) -> int:
+        low = least_sum(total, tricks, first, alpha + 1) - 1
+        high = least_sum(total, tricks, first, beta)
+        before = duel.nodes
+        state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, seat)
+        got = banked + duel.gain(*state, low - banked, high - banked)
+        if verbose:
+            print(f"    at least {high} (sum)? {got}, {duel.nodes - before:,} positions")
+        return count_of(total, tricks, first, min(max(got, 0), total))
+
+    lower, upper, b, step = -INF, INF, 0, 1
+    while lower < upper:
+        g = search(b - 1, b)
+        if g < b:
+            upper = g
+        else:
+            lower = g
+        if lower >= upper:
+            break
+        b = lower + step if upper == INF else upper + 1 - step if lower == -INF else (lower + upper + 1) // 2
+        step *= 2
+    return lower, duel.nodes
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--variant", default="rector-vicar", choices=["rector-vicar", "piles-and-hand"])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--hand", type=int, default=1)
+    parser.add_argument("--trick", type=int, default=1)
+    parser.add_argument("--trumps", nargs="+", default=[word for word, _ in TRUMPS])
+    parser.add_argument("--verbose", action="store_true")
+    args = parser.parse_args()
+    opts = Options("botifarra", ("Adam", "Betty"), args.variant, hands=args.hand, seed=args.seed)
+    (game,) = read_games("".join(simulate(opts)))
+    found = played_hand(game, args.hand)
+    if isinstance(found, str):
+        raise SystemExit(found)
+    named = found.position
+    assert isinstance(named, SearchBotifarra)
+    for trick, _, card in found.plays:
+        if trick >= args.trick:
+            break
+        named.play(card)
+    held, piles = start_cards(named)
+    order = named.order[named.leader :] + named.order[: named.leader]
+    chosen = named.trump if named.trump >= 0 else None
+    for word, trump in TRUMPS:
+        if word not in args.trumps:
+            continue
+        pos = SearchBotifarra(named.setup, order, trump, held, piles)
+        player = pos.to_move()
+        cpu = time.process_time()
+        value, nodes = first_value(pos, player, args.verbose)
+        mark = " (named)" if trump == chosen else ""
+        print(f"{word}{mark}: {player} {value}, {nodes:,} positions, {time.process_time() - cpu:.2f} s CPU", flush=True)
+
+
+if __name__ == "__main__":
+    main()
