@@ -10,6 +10,7 @@ docs/ANALYSIS.md says what is valued in each game.
 
 from __future__ import annotations
 
+import gc
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -70,6 +71,8 @@ def value_choices(
                     s = new_search(o.start())
                     values[i] = s.value(d.player)
                     nodes += s.positions()
+                    del s
+                    gc.collect()  # a search and its closures refer to each other: free its tables now
             for i, o in enumerate(d.options):
                 if o.start is None:
                     v = search.value(d.player)
