@@ -52,7 +52,7 @@ turning keeps together) and its other tags. The first three (one a game) are run
 
 
 def one_hand(
-    table: str, number: int, seed: int, think: float, worlds: int, choices: bool = True
+    table: str, number: int, seed: int, think: float, worlds: int, choices: bool | None = None
 ) -> tuple[float, float]:
     """The score difference of hand `number`: the `pimc` seats' mean less the `greedy` seats' (`choices`: the
     `pimc` seats make their choices before the first card by worlds, else the better bot's), and the CPU seconds
@@ -97,15 +97,18 @@ def main() -> None:
     parser.add_argument("--every", type=int, default=0, help="also report after every N hands")
     parser.add_argument(
         "--choices",
-        choices=("worlds", "greedy", "both"),
-        default="worlds",
-        help="the pimc seats' choices before the first card: by worlds (the default), the better bot's, or each"
-        " hand played both ways, with the paired difference",
+        choices=("game", "worlds", "greedy", "both"),
+        default="game",
+        help="the pimc seats' choices before the first card: as the game's simulator says (the default: by worlds"
+        " where that was measured better), by worlds, the better bot's, or each hand played both ways, with the"
+        " paired difference",
     )
     parser.add_argument("--diffs", metavar="FILE", help="write each hand's difference here (JSON: table -> list)")
     args = parser.parse_args()
     kept: dict[str, list[float]] = {}
-    ways = {"worlds": (True,), "greedy": (False,), "both": (True, False)}[args.choices]
+    ways: tuple[bool | None, ...] = {"game": (None,), "worlds": (True,), "greedy": (False,), "both": (True, False)}[
+        args.choices
+    ]
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         for game in args.games:
             start = time.perf_counter()

@@ -56,9 +56,10 @@ class Options:
     """The most worlds the `pimc` bot solves at a decision."""
     dealer: str | None = None
     """Who deals every hand (`--like`: the recorded hand's dealer); None: hand 1's default dealer, then in turn."""
-    choices: bool = True
+    choices: bool | None = None
     """Whether the `pimc` bot makes its choices before the first card (bids, trump, doublings) by worlds too
-    (`imptools.pimc_deal`); else they are the better bot's, as every other bot's are."""
+    (`imptools.pimc_deal`); else they are the better bot's, as every other bot's are. None: where the game's
+    simulator says they were measured to play better (`HandSimulator.choices_by_worlds`)."""
 
 
 def _header(opts: Options) -> str:
@@ -272,7 +273,8 @@ def _hand(opts: Options, header: str, sim: HandSimulator, number: int, dealer: s
     given = _given(opts, sim, dealer) if opts.deal else None
     bots = _bots(opts)
     better = any(b != "random" for b in bots.values())
-    ask = _asker(opts, sim, header, dealer, number) if opts.choices and "pimc" in bots.values() else None
+    by_worlds = sim.choices_by_worlds if opts.choices is None else opts.choices
+    ask = _asker(opts, sim, header, dealer, number) if by_worlds and "pimc" in bots.values() else None
     dealt = sim.deal(dealer, rng, better=better, given=given, ask=ask)
     before = "\n".join([header, f"hand 1 dealer {dealer}", *dealt.lines])
     tricks = _play(dealt.position, _chooser(opts, sim, rng, before))

@@ -400,6 +400,10 @@ class HandSimulator(Protocol):
         """The card as the notation writes it."""
         ...
 
+    choices_by_worlds: bool
+    """Whether the `pimc` bot makes this game's choices before the first card by worlds (where that was measured to
+    play better than the better bot's choices: docs/PERFORMANCE.md), unless told otherwise."""
+
     def within_reach(self, position: Position) -> bool:
         """Whether the search solves a world of `position` to the end of the hand in a fraction of a second (the
         `pimc` bot solves its worlds exactly from there; before that it values them by the search cut at a horizon,

@@ -212,6 +212,9 @@ class BotifarraSimulator:
     record never carries one the rules refuse.
     """
 
+    choices_by_worlds = True
+    """Trump, delega and doublings by worlds: no worse than the better bot's, measured."""
+
     def __init__(self, setup: Setup) -> None:
         self.setup = setup
 

@@ -202,6 +202,9 @@ def bid_line(player: str, bid: Sequence[int]) -> str:
 class NinetyNineSimulator:
     """Deals random Ninety-nine hands: twelve each from the player after the dealer, the turn-up, the bids."""
 
+    choices_by_worlds = False
+    """Bids and declarations by worlds lost to the better bot's at 600 hands (docs/PERFORMANCE.md)."""
+
     CANDIDATES = 6
     """The bids a bot that reasons over worlds is offered (`deal`'s `ask`): the better bot's, then the next best by
     the same estimate (`ranked_bids`)."""
