@@ -145,7 +145,8 @@ def _retagged(game: Game, name: str, meant: str, what: str) -> Game:
         game.path,
         game.index,
     )
-    header = tuple(replace(x, value=meant) if x is tag else x for x in game.header)
+    fixed = replace(tag, value=meant)
+    header = tuple(fixed if x is tag else x for x in game.header)
     return replace(game, header=header, findings=(*game.findings, finding))
 
 
