@@ -115,10 +115,10 @@ def as_meant(game: Game) -> Game:
     if name is not None and name not in GAMES and (meant := _close_word(name, list(GAMES))) is not None:
         game = _retagged(game, "Game", meant, "game")
     ruleset = get_ruleset(game.game_name)
-    variants = getattr(ruleset, "variants", None) if ruleset is not None else None
+    variants = _variants(ruleset)
     variant = game.tag("Variant")
-    if variant is not None and isinstance(variants, (tuple, list, frozenset, set)) and variant not in variants:
-        meant = _close_word(variant, [str(v) for v in variants])
+    if variant is not None and variants is not None and variant not in variants:
+        meant = _close_word(variant, variants)
         if meant is not None:
             game = _retagged(game, "Variant", meant, "variant")
     return game
@@ -150,13 +150,18 @@ def _retagged(game: Game, name: str, meant: str, what: str) -> Game:
     return replace(game, header=header, findings=(*game.findings, finding))
 
 
+def _variants(ruleset: Ruleset | None) -> list[str] | None:
+    """The variants `ruleset` lists, or None where it lists none."""
+    variants = getattr(ruleset, "variants", None)
+    return [str(v) for v in variants] if isinstance(variants, (tuple, list, frozenset, set)) else None
+
+
 def _variant_findings(game: Game, ruleset: Ruleset) -> list[Finding]:
     """A `Variant` tag naming a variant the ruleset does not have (when it lists its variants)."""
-    variants = getattr(ruleset, "variants", None)
+    names = _variants(ruleset)
     tag = _tag(game, "Variant")
-    if tag is None or not isinstance(variants, (tuple, list, frozenset, set)) or tag.value in variants:
+    if tag is None or names is None or tag.value in names:
         return []
-    names = [str(v) for v in variants]
     hint = did_you_mean(tag.value, names)
     message = (
         f"`{tag.value}`: did you mean `{hint}`?"
