@@ -3,6 +3,7 @@
 python bench/bench_bots.py --hands 600                       # every game, 600 hands each
 python bench/bench_bots.py --games ninety-nine --hands 100 --think 0.1 --worlds 8 --jobs 2
 python bench/bench_bots.py --games bright-house eye-of-the-demon --hands 300   # the Bottle Imp's two-pack tables
+python bench/bench_bots.py --games lopaka --hands 300 --choices both   # Lopaka's table (his seat is the rules')
 python bench/bench_bots.py --games bottle-imp-3 --hands 150 --jobs 1              # the Bottle Imp with three players
 python bench/bench_bots.py --games bottle-imp-6 --hands 300 --jobs 1 --diffs six.json   # each hand's figure kept
 python bench/bench_bots.py --games ninety-nine --hands 150 --jobs 1 --choices both   # bids by worlds, or greedy's
@@ -26,6 +27,7 @@ import statistics
 import time
 from concurrent.futures import ProcessPoolExecutor
 
+from imptools.rules import get_ruleset
 from imptools.simulate import Options, simulate
 
 SIX = ("Adam", "Betty", "Christian", "Doris", "Ernest", "Fanny")
@@ -40,6 +42,7 @@ TABLES: dict[str, tuple[str, tuple[str, ...], str | None, int, tuple[tuple[str, 
     "bottle-imp-teams-6": ("bottle-imp", SIX, "teams", 3, ()),
     "bright-house": ("bottle-imp", SIX[:2], "bright-house", 1, ()),
     "eye-of-the-demon": ("bottle-imp", SIX[:2], "eye-of-the-demon", 1, ()),
+    "lopaka": ("bottle-imp", (*SIX[:2], "Lopaka"), "lopaka", 1, ()),
     "botifarra-individual": ("botifarra", SIX[:4], None, 1, (("Teams", "none"),)),
     "botifarra-3": ("botifarra", SIX[:3], None, 1, ()),
     "botifarra-rector-vicar": ("botifarra", SIX[:2], "rector-vicar", 1, ()),
@@ -59,9 +62,12 @@ def one_hand(
     it took."""
     cpu = time.process_time()
     game, players, variant, sides, tags = TABLES[table]
-    n = len(players)
-    mine = {i for i in range(n) if i % (sides if sides > 1 else n) == number % (sides if sides > 1 else n)}
-    bots = ",".join("pimc" if i in mine else "greedy" for i in range(n))
+    ruleset = get_ruleset(game)
+    automatic = set(ruleset.named_seats(variant)) if ruleset is not None else set()
+    seated = [i for i, p in enumerate(players) if p not in automatic]  # the seats the rules play are no bot's
+    n = len(seated)
+    mine = {seated[i] for i in range(n) if i % (sides if sides > 1 else n) == number % (sides if sides > 1 else n)}
+    bots = ",".join("pimc" if i in mine else "greedy" for i in range(len(players)))
     opts = Options(
         game, players, variant, seed=seed + number, bot=bots, think=think, worlds=worlds, choices=choices, tags=tags
     )
@@ -70,7 +76,7 @@ def one_hand(
     words = line.split()[1:]
     scores = {words[i]: int(words[i + 1]) for i in range(0, len(words), 2)}
     ours = [scores[players[i]] for i in mine]
-    theirs = [scores[players[i]] for i in range(n) if i not in mine]
+    theirs = [scores[players[i]] for i in seated if i not in mine]
     return statistics.fmean(ours) - statistics.fmean(theirs), time.process_time() - cpu
 
 

@@ -106,23 +106,49 @@ Exchange = tuple["int | None", int, int]
 to his left and the one to his right."""
 
 
+def plain_picks(held: Sequence[int], k: int) -> list[tuple[int, ...]]:
+    """The first `k` cards of each plain order of `held` that has `k`: the cards just below the bottle's price (those
+    that take it dear) high to low, the highest, the lowest.
+
+    >>> plain_picks([4, 10, 18, 34, 36, 40, 60], 2)  # engine cards: 2, 5, 9, 17, 18, 20, 30
+    [(36, 34), (60, 40), (4, 10)]
+    """
+    below = sorted((c for c in held if c < START_PRICE), reverse=True)
+    ranked = [below, sorted(held, reverse=True), sorted(held)]
+    return [tuple(order[:k]) for order in ranked if len(order) >= k]
+
+
 def exchanges(held: Sequence[int], first: Exchange) -> list[Exchange]:
-    """The exchanges a bot that reasons over worlds is offered: `first` (the random one), then plain ones, the
-    cards just below the bottle's price (those that take it dear) given away, the highest, the lowest; the card
-    discarded first, then the passes to the left and to the right (no discard where `first` has none).
+    """The exchanges a bot that reasons over worlds is offered: `first` (the random one), then plain ones
+    (`plain_picks`): the card discarded first, then the passes to the left and to the right (no discard where `first`
+    has none).
 
     >>> exchanges([4, 10, 18, 34, 36, 40, 60], (18, 4, 60))  # engine cards: 2, 5, 9, 17, 18, 20, 30
     [(18, 4, 60), (36, 34, 18), (60, 40, 36), (4, 10, 18)]
     """
-    below = sorted((c for c in held if c < START_PRICE), reverse=True)
-    ranked = [below, sorted(held, reverse=True), sorted(held)]
     out = [first]
-    for order in ranked:
-        if len(order) < 3:
-            continue
-        picked: Exchange = (order[0], order[1], order[2]) if first[0] is not None else (None, order[0], order[1])
+    for a, b, c in plain_picks(held, 3):
+        picked: Exchange = (a, b, c) if first[0] is not None else (None, a, b)
         if picked not in out:
             out.append(picked)
+    return out
+
+
+def offered(packs: Sequence[Sequence[int]], first: Sequence[Sequence[int]]) -> list[tuple[tuple[int, ...], ...]]:
+    """The exchanges of several packs (or of one card, Lopaka's table's pass) a bot that reasons over worlds is
+    offered: `first` (the random one: from each pack, the cards in the order the exchange uses them), then for each
+    plain order (`plain_picks`) the same number of cards from each pack in that order.
+
+    >>> offered([[4, 10, 40], [18, 34, 60]], [[40, 10], [18, 60]])  # engine cards: 2, 5, 20 and 9, 17, 30
+    [((40, 10), (18, 60)), ((10, 4), (34, 18)), ((40, 10), (60, 34)), ((4, 10), (18, 34))]
+    """
+    out = [tuple(tuple(cards) for cards in first)]
+    picks = [plain_picks(held, len(cards)) if cards else [()] * 3 for held, cards in zip(packs, first, strict=True)]
+    for i in range(3):
+        if all(len(p) > i for p in picks):
+            picked = tuple(p[i] for p in picks)
+            if picked not in out:
+                out.append(picked)
     return out
 
 
@@ -131,6 +157,30 @@ def exchange_text(player: str, left: str, right: str, exchange: Exchange) -> str
     gone, to_left, to_right = exchange
     lines = [] if gone is None else [f"discard {player} {spell(gone)}"]
     lines += [f"pass {player} > {left} {spell(to_left)}", f"pass {player} > {right} {spell(to_right)}"]
+    return "\n".join(lines)
+
+
+Layout = tuple[tuple[int, tuple[int, ...]], ...]
+"""How a table's exchange other than the one-pack tables' is made, for each of the giver's packs: how many of its
+cards he discards, then into which of the receiver's packs each card he passes from it goes (Lopaka's table: one
+card passed; Bright House: from each pack one discarded and one passed into the same pack; the Eye of the Demon: from
+pack 2, two discarded, one passed into each pack)."""
+
+
+def pack_exchange_text(
+    player: str, receiver: str, option: Sequence[Sequence[int]], layout: Layout, two_pack: bool
+) -> str:
+    """An exchange laid out by `layout` (`option`: the cards from each pack, the discards first) as the record writes
+    it: the discard line, then the passes.
+
+    >>> pack_exchange_text("Keawe", "Kokua", [[], [4, 10, 40, 60]], ((0, ()), (2, (0, 1))), True)
+    'discard Keawe 2 5\\npass Keawe > Kokua.1 20\\npass Keawe > Kokua.2 30'
+    """
+    gone = [c for cards, (k, _) in zip(option, layout, strict=True) for c in cards[:k]]
+    lines = [f"discard {player} " + " ".join(spell(c) for c in gone)] if gone else []
+    for cards, (k, into) in zip(option, layout, strict=True):
+        for to, card in zip(into, cards[k:], strict=True):
+            lines.append(f"pass {player} > {receiver}{f'.{to + 1}' if two_pack else ''} {spell(card)}")
     return "\n".join(lines)
 
 
@@ -182,8 +232,9 @@ class BottleSimulator:
         ask: Ask | None = None,
     ) -> DealtHand:
         """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot. With
-        `ask` (and `better`), each player's discard and passes at a one-pack table without Lopaka are asked among the
-        random one and a few plain others (`exchanges`); the two-pack tables' and Lopaka's are not asked."""
+        `ask` (and `better`), each player's discard and passes are asked among the random one and a few plain others
+        (`exchanges`; `offered` at Lopaka's and the two-pack tables, each player choosing the whole of his exchange from
+        the cards dealt him); Bright House's open pack stays the random one."""
         setup = self.setup
         dealt_to = deal_to(self.places(dealer), self.pack(), given, rng)
         packs: dict[str, list[set[int]]] = {}
@@ -221,24 +272,31 @@ class BottleSimulator:
         """Discard (taken from `packs` at once) and choose the passes: (giver, receiver, receiving pack, card)."""
         setup = self.setup
         players, n = setup.players, len(setup.players)
-        if setup.automaton is not None:
-            a, b = (p for p in players if p != setup.automaton)
-            return {}, [(a, b, 0, rng.choice(sorted(packs[a][0]))), (b, a, 0, rng.choice(sorted(packs[b][0])))]
         moves: list[tuple[str, str, int, int]] = []
         discards: dict[str, list[int]] = {}
-        for p in players:
-            other = players[(players.index(p) + 1) % n]
-            if setup.rules.open_pack:
-                for k in (0, 1):
-                    gone, give = rng.sample(sorted(packs[p][k]), 2)
-                    packs[p][k].discard(gone)
-                    discards.setdefault(p, []).append(gone)
-                    moves.append((p, other, k, give))
-            elif setup.two_pack:
-                gone1, gone2, give1, give2 = rng.sample(sorted(packs[p][1]), 4)
-                packs[p][1].difference_update((gone1, gone2))
-                discards[p] = [gone1, gone2]
-                moves += [(p, other, 0, give1), (p, other, 1, give2)]
+        if setup.automaton is not None:
+            givers = [(p, next(q for q in players if q not in (p, setup.automaton))) for p in players]
+            layout: Layout = ((0, (0,)),)
+        else:
+            givers = [(p, players[(players.index(p) + 1) % n]) for p in players]
+            layout = ((1, (0,)), (1, (1,))) if setup.rules.open_pack else ((0, ()), (2, (0, 1)))
+        for p, other in givers:
+            if setup.automaton is not None or setup.two_pack:
+                if p == setup.automaton:
+                    continue
+                first = [
+                    rng.sample(sorted(held), gone + len(into)) if gone + len(into) else []
+                    for held, (gone, into) in zip(packs[p], layout, strict=True)
+                ]
+                if ask is not None:
+                    offers = offered([sorted(held) for held in packs[p]], first)
+                    written = tuple(pack_exchange_text(p, other, o, layout, setup.two_pack) for o in offers)
+                    first = [list(c) for c in offers[ask(Choice("exchange", p, written, shown=False, lines=seen))]]
+                for k, (cards, (gone, into)) in enumerate(zip(first, layout, strict=True)):
+                    packs[p][k].difference_update(cards[:gone])
+                    if gone:
+                        discards.setdefault(p, []).extend(cards[:gone])
+                    moves += [(p, other, to, card) for to, card in zip(into, cards[gone:], strict=True)]
             else:
                 keeps = n == 5 and p == dealer
                 held = sorted(packs[p][0])
