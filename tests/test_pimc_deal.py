@@ -221,6 +221,38 @@ def test_pimc_exchanges_among_the_options_it_was_offered_by_worlds(
     assert differs
 
 
+def test_pimc_opens_at_bright_house_the_pack_its_worlds_value_most(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Bright House: which pack the pimc seat opens is asked after its exchange (the random pack first, greedy's),
+    valued over worlds; the record says the pack of the best sum, and the other seat opens as in greedy's game."""
+    real_values = pimc_deal.values
+    asked: list[tuple[Choice, list[int]]] = []
+
+    def hooked_values(*args: object, **kw: object) -> list[int]:
+        totals = real_values(*args, **kw)  # type: ignore[arg-type]
+        asked.append((args[1], totals))  # type: ignore[arg-type]
+        return totals
+
+    monkeypatch.setattr(pimc_deal, "values", hooked_values)
+    players = ("Keawe", "Kokua")
+    differs = 0
+    for seed in range(4):
+        asked.clear()
+        base = Options("bottle-imp", players, variant="bright-house", seed=seed, think=THINK, worlds=WORLDS)
+        pimc = played(replace(base, bot="pimc,greedy")).splitlines()
+        greedy = played(replace(base, bot="greedy")).splitlines()
+        (choice, totals), *again = [(c, t) for c, t in asked if c.kind == "open"]
+        assert again == [(choice, totals)]  # `played` plays the seed twice: the same worlds, the same sums
+        assert choice.player == "Keawe" and sorted(choice.options) == ["open Keawe 1", "open Keawe 2"]
+        assert [x for x in greedy if x.startswith("open Keawe")] == [choice.options[0]]
+        assert [x for x in pimc if x.startswith("open Kokua")] == [x for x in greedy if x.startswith("open Kokua")]
+        assert len(totals) == 2
+        best = [i for i, t in enumerate(totals) if t == max(totals)]
+        opened = [x for x in pimc if x.startswith("open Keawe")]
+        assert opened == [choice.options[0 if 0 in best else best[0]]]
+        differs += opened != [choice.options[0]]
+    assert differs
+
+
 def test_by_default_pimc_chooses_by_worlds_only_where_that_was_measured_better() -> None:
     """Ninety-nine's bids by worlds lost to the better bot's at 600 hands (docs/PERFORMANCE.md): by default pimc
     bids there as the better bot does, and asked to, by worlds."""

@@ -234,7 +234,7 @@ class BottleSimulator:
         """The deal (to `given`, the rest at random) and the exchange; the exchange is random for either bot. With
         `ask` (and `better`), each player's discard and passes are asked among the random one and a few plain others
         (`exchanges`; `offered` at Lopaka's and the two-pack tables, each player choosing the whole of his exchange from
-        the cards dealt him); Bright House's open pack stays the random one."""
+        the cards dealt him), and which pack each player opens at Bright House (the random one first)."""
         setup = self.setup
         dealt_to = deal_to(self.places(dealer), self.pack(), given, rng)
         packs: dict[str, list[set[int]]] = {}
@@ -258,6 +258,10 @@ class BottleSimulator:
         if setup.rules.open_pack:
             for p in setup.players:
                 opened[p] = rng.randrange(2)
+                if ask is not None and better:
+                    ways = (opened[p], 1 - opened[p])
+                    texts = tuple(f"open {p} {k + 1}" for k in ways)
+                    opened[p] = ways[ask(Choice("open", p, texts, shown=False, lines=tuple(lines)))]
                 lines.append(f"open {p} {opened[p] + 1}")
         return DealtHand(lines, BottlePosition(setup, dealer, packs, opened))
 
