@@ -1,24 +1,28 @@
 """The `pimc` bot's choices before the first card (a bid, a trump, a doubling), made by worlds as its cards are.
 
-A simulated deal asks the bot of the player who chooses (`HandSimulator.deal`'s `ask`: a `Choice`, the game's
-better bot's option first, then a few the game ranks next). The bot draws worlds consistent with what that player
-has seen by then. Before the first card no card has been played, so by the rules those are the deals that give him
-the cards he saw at the deal (`HandSimulator.seen_at_deal`: his own, and what the rules show the table), the rest
-dealt by the simulator's own dealing to conditions (`imptools.rules.dealing.deal_to`, uniform over such deals). The
-calls the others were seen to make say more than the rules do (a dealer who names oros is long in oros): a world is
-kept only where the game's better bot, holding that world's cards, makes each of them as it was made (`agrees`),
-drawn again otherwise (`TRIES` at most), which keeps the draw uniform among the deals that agree.
+A simulated deal asks the bot of the player who chooses (`HandSimulator.deal`'s `ask`: a `Choice`, the game's better
+bot's option first, then a few the game ranks next). The bot draws worlds consistent with what that player has seen
+by then (`Choice.lines`: the deal, and the choices shown to the table before his). Before the first card no card has
+been played, so by the rules those are the deals that give him the cards he saw (`HandSimulator.seen_at_deal`: his
+own, what the rules show the table, and the cards a choice before his showed: a Ninety-nine declarer's bid cards),
+the rest dealt by the simulator's own dealing to conditions (`imptools.rules.dealing.deal_to`, uniform over such
+deals). The calls the others were seen to make say more than the rules do (a dealer who names oros is long in oros):
+a world is kept only where the game's better bot, holding that world's cards, makes each of them as it was made
+(`agrees`), drawn again otherwise (`TRIES` at most), which keeps the draw uniform among the deals that agree.
 
 In each world each option is taken in turn and the deal's choices are made again (`HandSimulator.deal` with every
 place given): the choices the player has seen made (his own, and every one shown to the table: a trump, a doubling,
-a declaration) as they were made, the others (another player's bid cards, every choice still to come, his own
-included) by the game's better bot in that world, on the same random numbers for every option. The world's record is
-read and its start position made by the game's search (`imptools.analyse.played_hand`), then valued for the player
-by the search cut at a horizon (`imptools.horizon.horizon_values`: every first card of the player to lead, the best
-for his side or the worst where he is against the player), a trick at a time while the option's share of the
-budget lasts, and turned into what the hand scores the player less what it scores those against him where the
-search counts otherwise (`DealtHand.worth`: Botifarra's points and the multiplier of the calls). Every option is
-valued on the same worlds; the option with the best sum is taken, ties to the better bot's, then the first.
+a declaration; and a choice a later one revealed, `Choice.reveals`: the bid a declaration shows, made again with the
+cards shown wherever the world's candidates are other bids, `Choice.others`) as they were made, the others (another
+player's bid cards not shown, every choice still to come, his own included) by the game's better bot in that world,
+on the same random numbers for every option. A revealed choice is not one the better bot must make as it was made
+(`agrees`; the choice that revealed it is). The world's record is read and its start position made by the game's
+search (`imptools.analyse.played_hand`), then valued for the player by the search cut at a horizon
+(`imptools.horizon.horizon_values`: every first card of the player to lead, the best for his side or the worst where
+he is against the player), a trick at a time while the option's share of the budget lasts, and turned into what the
+hand scores the player less what it scores those against him where the search counts otherwise (`DealtHand.worth`:
+Botifarra's points and the multiplier of the calls). Every option is valued on the same worlds; the option with the
+best sum is taken, ties to the better bot's, then the first.
 
 The thinking: at most `Thinking.worlds` worlds, and for each option `Thinking.think` seconds' worth of search
 positions (`imptools.pimc.RATE`, counted, never timed) shared among them, so that the same seed gives the same game.
@@ -88,8 +92,7 @@ def values(
     seen = sim.seen_at_deal(game.hands[0], dealer, choice.player)
     if isinstance(seen, str):
         return []
-    known = {(c.kind, c.player): c.options[k] for c, k in made if c.shown or c.player == choice.player}
-    shown = {(c.kind, c.player) for c, _ in made if c.shown and c.player != choice.player}
+    known, shown = seen_made(made, choice.player)
     share = max(int(thinking.think * RATE) // thinking.worlds, 1)
     totals = [0] * len(choice.options)
     count = 0
@@ -111,6 +114,26 @@ def values(
     return totals if count else []
 
 
+def taken(choice: Choice, k: int) -> str:
+    """The option answer `k` takes (see `Ask`: an index into the options, then the others)."""
+    return (*choice.options, *choice.others)[k]
+
+
+def seen_made(made: Made, player: str) -> tuple[dict[tuple[str, str], str], set[tuple[str, str]]]:
+    """What `player` saw of the choices `made`: the option taken at each choice he knows of, by (kind, player) (his
+    own, every one shown to the table, and every one a later choice revealed: `Choice.reveals`), and those of them
+    the better bot is to make as they were made (see `agrees`): the others' choices shown to the table."""
+    options = {(c.kind, c.player): taken(c, k) for c, k in made}
+    revealed = {(c.reveals, c.player) for c, k in made if c.reveals and taken(c, k)}
+    known = {
+        (c.kind, c.player): options[(c.kind, c.player)]
+        for c, _ in made
+        if c.shown or c.player == player or (c.kind, c.player) in revealed
+    }
+    shown = {(c.kind, c.player) for c, _ in made if c.shown and c.player != player}
+    return known, shown
+
+
 def agrees(
     sim: HandSimulator,
     world: dict[str, list[int]],
@@ -128,11 +151,16 @@ def agrees(
         key = (asked.kind, asked.player)
         if key in shown and asked.options[0] != known[key]:
             broken = True
-        wanted = known.get(key)
-        return asked.options.index(wanted) if wanted in asked.options else 0
+        return index(asked, known.get(key))
 
     sim.deal(dealer, Random(seed), better=True, given=world, ask=script)
     return not broken
+
+
+def index(asked: Choice, wanted: str | None) -> int:
+    """The answer that takes option `wanted` of `asked` (among its options, then its others); 0 where it is none."""
+    options = (*asked.options, *asked.others)
+    return options.index(wanted) if wanted in options else 0
 
 
 def option_value(
@@ -158,7 +186,7 @@ def option_value(
             wanted: str | None = option
         else:
             wanted = known.get((asked.kind, asked.player))
-        return asked.options.index(wanted) if wanted in asked.options else 0
+        return index(asked, wanted)
 
     dealt = sim.deal(dealer, Random(seed), better=True, given=world, ask=script)
     (game,) = read_games(record(header, dealer, dealt.lines))

@@ -350,7 +350,8 @@ def like(
 
     The new game has the recorded game's game, variant, players and tags (not `Result`; a `--tag` of the same name
     replaces one), every hand the recorded hand's dealer, and the cards `seat` saw when the deal was complete (his
-    own, and what the rules show the table then: `HandSimulator.seen_at_deal`) given as `--deal` gives them; the
+    own, what the rules show the table then, and the cards a choice before the first card shows the table, such as
+    a declarer's bid cards: `HandSimulator.seen_at_deal`) given as `--deal` gives them; the
     other cards are dealt at random and everything after the deal is the bots'. `hand` is `N`, the hand numbered N
     (in the one game that has one), or `GAME:N`. `game`, `players` and `variant` are those options as given beside
     `--like` (None where not given): refused where they contradict the record, as is `--deal`.

@@ -263,3 +263,137 @@ def test_by_default_pimc_chooses_by_worlds_only_where_that_was_measured_better()
     bottle = Options("bottle-imp", ("Adam", "Betty", "Christian", "Doris"), seed=2, think=THINK, worlds=WORLDS)
     bottle = replace(bottle, bot="pimc,greedy,greedy,greedy")
     assert played(bottle) == played(replace(bottle, choices=True))
+
+
+# A declarer's bid cards are shown to the table: the later players' worlds give them to him and make his bid of them.
+
+
+def declared_first(seed: int) -> tuple[HandSimulator, str, str, list[tuple[Choice, int]], Choice]:
+    """A Ninety-nine deal (Christian deals, Adam bids first) in which Adam declares the better bot's bid, as a `pimc`
+    seat may: the simulator, the header, the dealer, the choices made before Betty's bid (each with the answer
+    given) and Betty's bid."""
+    sim, header, dealer = simulator("ninety-nine", "Adam Betty Christian", None)
+    asked: list[tuple[Choice, int]] = []
+
+    def script(choice: Choice) -> int:
+        k = choice.options.index("declare Adam") if choice.player == "Adam" and choice.kind == "declare" else 0
+        asked.append((choice, k))
+        return k
+
+    dealt = sim.deal(dealer, Random(seed), better=True, ask=script)
+    assert "declare Adam" in dealt.lines
+    at = next(i for i, (c, _) in enumerate(asked) if (c.kind, c.player) == ("bid", "Betty"))
+    return sim, header, dealer, asked[:at], asked[at][0]
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_later_bidder_sees_the_declarers_bid_and_his_worlds_give_it_him_as_made(
+    seed: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Betty bids after Adam declared: her choice carries Adam's bid line and declaration; every deal her worlds make
+    (those tried for agreement and those valued) gives Adam the three cards he showed, the rest of his twelve at
+    random, and writes his bid of exactly those cards; the same seed gives the same figures and choice."""
+    from imptools.pimc import Thinking
+
+    sim, header, dealer, made, betty = declared_first(seed)
+    adams_bid = next(c.options[k] for c, k in made if (c.kind, c.player) == ("bid", "Adam"))
+    shown = {sim.card(t) for t in adams_bid.split()[2:]}
+    assert adams_bid in betty.lines and "declare Adam" in betty.lines
+    assert not any(x.startswith("bid Adam") for c, _ in made if c.player == "Adam" and c.kind == "bid" for x in c.lines)
+    (deal_line,) = (x for x in betty.lines if x.startswith("deal Betty"))
+    hers = {sim.card(t) for t in deal_line.split()[2:]}
+
+    deals: list[tuple[dict[str, list[int]], list[str]]] = []
+    real_deal = sim.deal
+
+    def recording(*args: object, **kw: object) -> object:
+        dealt = real_deal(*args, **kw)  # type: ignore[arg-type]
+        deals.append((kw["given"], dealt.lines))  # type: ignore[arg-type]
+        return dealt
+
+    monkeypatch.setattr(sim, "deal", recording)
+    monkeypatch.setattr(pimc_deal, "TRIES", 6)  # Adam's bid is not one the better bot declares: no world agrees
+    thinking = Thinking(WORLDS, THINK)
+    totals = pimc_deal.values(sim, betty, made, header, dealer, Random(seed), thinking)
+    assert len(totals) == len(betty.options)
+    assert len(deals) > WORLDS * len(betty.options)
+    others = set()
+    for given, lines in deals:
+        assert shown <= set(given["Adam"]) and set(given["Betty"]) == hers
+        assert adams_bid in lines
+        others.add(frozenset(given["Adam"]) - shown)
+    assert len(others) > 1, "Adam's other nine are dealt at random"
+    deals.clear()
+    assert pimc_deal.values(sim, betty, made, header, dealer, Random(seed), thinking) == totals
+    again = pimc_deal.decide(sim, betty, made, header, dealer, Random(seed), thinking)
+    assert again == pimc_deal.decide(sim, betty, made, header, dealer, Random(seed), thinking)
+
+
+DECLARED = """[Game "ninety-nine"]
+[Players "Al Bo Cy"]
+
+hand 1 dealer Al
+deal Bo QH 10C 9S QD AC 7H 6D 9C 7C JC JS 8C
+deal Cy KD 9D AD AH 6H JH 8D 10S AS 8S 10D 10H
+deal Al KH QS JK 8H QC 7S 6S KS 6C JD 9H 7D
+turnup KC
+bid Bo QH QD 8C
+bid Cy 6H KD 10S
+bid Al QC QS KS
+declare Al
+"""
+
+
+@pytest.mark.parametrize(
+    ("record", "seat", "declarers"),
+    [
+        (DECLARED, "Bo", ["QC", "QS", "KS"]),
+        (DECLARED, "Al", None),  # his own twelve hold them
+        (DECLARED.replace("declare", "reveal"), "Cy", ["QC", "QS", "KS"]),  # his other nine are seen from the play on
+        (DECLARED.replace("declare Al\n", ""), "Bo", None),
+        (DECLARED.replace("bid Al QC QS KS", "bid Al 3"), "Bo", None),  # the cards not recorded: not dealt to order
+        (DECLARED.replace("bid Al QC QS KS", "bid Al QC ? KS"), "Bo", None),
+    ],
+)
+def test_what_a_seat_saw_holds_the_declarers_bid_cards(record: str, seat: str, declarers: list[str] | None) -> None:
+    sim, _, _ = simulator("ninety-nine", "Al Bo Cy", None)
+    (game,) = read_games(record)
+    seen = sim.seen_at_deal(game.hands[0], "Al", seat)
+    assert not isinstance(seen, str)
+    (deal_line,) = (x for x in record.splitlines() if x.startswith(f"deal {seat}"))
+    expected = {seat: deal_line.split()[2:], "turnup": ["KC"]}
+    if declarers is not None:
+        expected["Al"] = declarers
+    assert {place: [sim.spell(c) for c in cards] for place, cards in seen.items()} == expected
+
+
+def test_a_declarers_bid_that_names_no_card_is_why_the_record_cannot_say() -> None:
+    sim, _, _ = simulator("ninety-nine", "Al Bo Cy", None)
+    (game,) = read_games(DECLARED.replace("bid Al QC QS KS", "bid Al QC QS XX"))
+    assert sim.seen_at_deal(game.hands[0], "Al", "Bo") == "hand 1 bids `XX` for Al, not a card of this pack"
+
+
+def test_a_pimc_bidder_after_a_pimc_declarer_bids_on_the_cards_shown(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The whole simulation: Adam (pimc) declares the sure nine; Betty (pimc) bids after it, on worlds that give
+    Adam his three clubs and his bid of them; the record validates and the same seed gives it again."""
+    real_option = pimc_deal.option_value
+    worlds: list[tuple[Choice, dict[str, list[int]], dict[tuple[str, str], str]]] = []
+
+    def hooked_option(sim_: HandSimulator, world: dict[str, list[int]], choice: Choice, *rest: object) -> int | None:
+        worlds.append((choice, world, rest[1]))  # type: ignore[arg-type]
+        return real_option(sim_, world, choice, *rest)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(pimc_deal, "option_value", hooked_option)
+    monkeypatch.setattr(pimc_deal, "TRIES", 6)
+    players = ("Adam", "Betty", "Christian")
+    opts = Options("ninety-nine", players, seed=1, deal=SURE_NINE, think=THINK, worlds=WORLDS, choices=True)
+    lines = played(replace(opts, bot="pimc,pimc,greedy")).splitlines()
+    assert "bid Adam 6C 7C 8C" in lines and "declare Adam" in lines
+    sim, _, _ = simulator("ninety-nine", "Adam Betty Christian", None)
+    clubs = {sim.card(t) for t in ("6C", "7C", "8C")}
+    bettys = [(c, w, k) for c, w, k in worlds if (c.kind, c.player) == ("bid", "Betty")]
+    assert bettys
+    for choice, world, known in bettys:
+        assert "bid Adam 6C 7C 8C" in choice.lines and "declare Adam" in choice.lines
+        assert clubs <= set(world["Adam"])
+        assert known[("bid", "Adam")] == "bid Adam 6C 7C 8C"

@@ -297,3 +297,21 @@ def test_the_command_reads_the_record_from_standard_input_and_agrees_with_matchi
     assert check.returncode == 0
     game = next(read_games(tmp_path / "x.imp"))
     assert all(seen(game, h, record.players[0]) == seen(record, record.hands[0], record.players[0]) for h in game.hands)
+
+
+def test_a_ninety_nine_declarers_bid_cards_the_seat_saw_stay_with_the_declarer() -> None:
+    """Hand 2 of the Sunday lunch: Al declares, his bid QC QS KS laid face up. Bo saw them: dealt again, Al holds
+    them in every hand, the rest of his twelve at random; the bids and declarations are the bots' again."""
+    record = next(read_games(ROOT / "samples" / "ninety-nine-sunday.imp"))
+    opts = like([record], "2", "Bo", Options("", (), hands=12, seed=4, bot="greedy"))
+    assert "Al: QC QS KS" in opts.deal
+    game = game_of("".join(simulate(opts)))
+    assert judge_game(game).all_findings() == []
+    ruleset = get_ruleset("ninety-nine")
+    assert ruleset is not None
+    sim = ruleset.simulator(game)
+    assert sim is not None
+    shown = {sim.card(t) for t in ("QC", "QS", "KS")}
+    rest = {frozenset(lines_of(game, h)["Al"]) - shown for h in game.hands}
+    assert all(shown <= set(lines_of(game, h)["Al"]) for h in game.hands) and len(rest) > 1
+    assert len({tuple(str(b.cards) for b in h.bids if b.player.name == "Al") for h in game.hands}) > 1

@@ -321,17 +321,26 @@ class Choice:
     Each option is what the record writes for it (a line, "" for a pass: no line), so that the record of any option
     can be made; `shown` says whether every player sees the option taken (a trump, a doubling, a declaration) or only
     `player` (the cards he bids); `lines` are the hand's lines so far, the deal lines among them (what `player` saw
-    of the deal: `HandSimulator.seen_at_deal`)."""
+    of the deal: `HandSimulator.seen_at_deal`, and every choice shown to the table before this one).
+
+    `reveals` names the kind of an earlier choice of `player`'s that every player sees once he takes an option of
+    this one other than a pass ("", no line): a Ninety-nine declaration shows the bid cards (`bid`); "" for none.
+    `others` are the options the player may also take, which no bot weighs (`ask` answers an index into `options`
+    then `others`): every bid of his twelve cards, say, so that a bid seen made can be made again in a deal where
+    it is not among the candidates."""
 
     kind: str
     player: str
     options: tuple[str, ...]
     shown: bool = True
     lines: tuple[str, ...] = ()
+    reveals: str = ""
+    others: tuple[str, ...] = ()
 
 
 Ask = Callable[[Choice], int]
-"""A bot asked to make a `Choice`: the index of the option it takes (0: the better bot's)."""
+"""A bot asked to make a `Choice`: the index of the option it takes in `options` then `others` (0: the better
+bot's)."""
 
 
 @dataclass(slots=True)
@@ -383,9 +392,10 @@ class HandSimulator(Protocol):
 
     def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
         """What `seat` saw of recorded hand `hand` (dealt by `dealer`) when the deal was complete: his own cards and
-        what the rules show the table then (Lopaka's hand, an open pack, the turn-up, face-up pile cards), as the
-        places and cards `--deal` gives (`places`; a pile's seen cards are its top ones), read from the record's
-        lines; or why the record cannot say (`imp simulate --like`)."""
+        what the rules show the table then (Lopaka's hand, an open pack, the turn-up, face-up pile cards), and the
+        cards the choices the hand's lines record show the table (a Ninety-nine declarer's bid cards, a part of
+        his place), as the places and cards `--deal` gives (`places`; a pile's seen cards are its top ones), read
+        from the record's lines; or why the record cannot say (`imp simulate --like`)."""
         ...
 
     def card(self, text: str) -> int | None:

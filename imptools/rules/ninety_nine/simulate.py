@@ -167,6 +167,14 @@ def _misses(cards: tuple[int, ...], turnup: int) -> tuple[tuple[float, tuple[int
     return tuple((bid_miss(cards, bid, turnup), bid) for bid in combinations(sorted(cards), BID_CARDS))
 
 
+@functools.lru_cache(maxsize=256)
+def _every_bid(player: str, cards: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[str, ...]]:
+    """Every bid of three of `cards` (sorted), in their order, and each as `player`'s bid line (worked out once for
+    the deals of a world made again for every option)."""
+    names = combinations([spell(c) for c in cards], BID_CARDS)
+    return tuple(combinations(cards, BID_CARDS)), tuple(f"bid {player} " + " ".join(n) for n in names)
+
+
 @functools.lru_cache(maxsize=1024)
 def _ranked(cards: tuple[int, ...], turnup: int) -> tuple[tuple[float, tuple[int, ...]], ...]:
     """`_misses`, the best first."""
@@ -220,7 +228,10 @@ class NinetyNineSimulator:
         return [*((p, DEALT) for p in turn_order(self.setup.players, dealer)), ("turnup", 1)]
 
     def seen_at_deal(self, hand: Hand, dealer: str, seat: str) -> dict[str, list[int]] | str:
-        """The seat's twelve cards and the turn-up (the bids come after: made again)."""
+        """The seat's twelve cards and the turn-up, and where the hand's lines have another player declare or reveal
+        (the first such line), that player's three bid cards, shown to the table (the first of his twelve; his other
+        nine, a revealed hand's too, are seen only from the play on). A declarer's bid the record does not give as
+        three cards (`bid NAME 3`, `?`, no bid line) adds nothing. The other bids are made again."""
         seen = recorded(hand, [(seat, DEALT, DEALT)], self.card)
         if isinstance(seen, str):
             return seen
@@ -230,7 +241,18 @@ class NinetyNineSimulator:
         turnup = self.card(token)
         if turnup is None:
             return f"hand {hand.number} turns up `{token}`, {not_a_card(token)}"
-        return {**seen, "turnup": [turnup]}
+        seen["turnup"] = [turnup]
+        caller = next((d.player.name for d in hand.declares if d.player.name in self.setup.players), None)
+        bids = [b for b in hand.bids if b.player.name == caller]
+        if caller is None or caller == seat or len(bids) != 1 or len(bids[0].cards) != BID_CARDS:
+            return seen
+        shown = [self.card(c.text) for c in bids[0].cards]
+        for c, card in zip(bids[0].cards, shown, strict=True):
+            if card is None and not c.text.startswith("?"):
+                return f"hand {hand.number} bids `{c.text}` for {caller}, {not_a_card(c.text)}"
+        if None not in shown:
+            seen[caller] = [c for c in shown if c is not None]
+        return seen
 
     def card(self, text: str) -> int | None:
         return parse(text)
@@ -251,13 +273,15 @@ class NinetyNineSimulator:
     ) -> DealtHand:
         """The deal (to `given`, the rest at random), the turn-up, and each player's bid in turn order, the first who
         is sure of a bid of 0 declaring it (`SURE`); with `ask`, each bid among the better bot's and the next best
-        (`CANDIDATES`) and whether to declare it are asked (see `HandSimulator.deal`)."""
+        (`CANDIDATES`; any other bid of his twelve may be answered: `Choice.others`) and whether to declare it are
+        asked (see `HandSimulator.deal`); a declaration shows the bid cards, so the choices after it carry its bid line
+        and `declare` line (`Choice.lines`)."""
         players = self.setup.players
         order = turn_order(players, dealer)
         dealt = deal_to(self.places(dealer), self.pack(), given, rng)
         (turnup,) = dealt["turnup"]
         deal_lines = [f"deal {p} " + " ".join(spell(c) for c in sorted(dealt[p])) for p in players]
-        seen = (*deal_lines, f"turnup {spell(turnup)}")
+        seen = [*deal_lines, f"turnup {spell(turnup)}"]
         bids: dict[str, tuple[int, ...]] = {}
         call: Declaration | None = None
         for p in order:
@@ -265,16 +289,22 @@ class NinetyNineSimulator:
                 bids[p], miss = self._reasoned_bid(dealt[p], turnup, rng)
                 if ask is not None:
                     ranked = bid_candidates(dealt[p], turnup, bids[p], self.CANDIDATES)
-                    texts = tuple(bid_line(p, b) for b in ranked)
-                    bids[p] = ranked[ask(Choice("bid", p, texts, shown=False, lines=seen))]
+                    top = tuple(bid_line(p, b) for b in ranked)
+                    every, texts = _every_bid(p, tuple(sorted(dealt[p])))
+                    rest = [i for i, b in enumerate(every) if b not in ranked]
+                    others = tuple(texts[i] for i in rest)
+                    k = ask(Choice("bid", p, top, shown=False, lines=(*seen,), others=others))
+                    bids[p] = ranked[k] if k < len(ranked) else every[rest[k - len(ranked)]]
                     miss = bid_miss(dealt[p], bids[p], turnup)
                 if call is None:
                     declares = miss <= self.SURE and bid_value(bids[p], turnup) == 0
                     if ask is not None:
                         texts = (f"declare {p}", "") if declares else ("", f"declare {p}")
-                        declares = bool(texts[ask(Choice(DECLARE, p, texts, lines=(*seen, bid_line(p, bids[p]))))])
+                        mine = (*seen, bid_line(p, bids[p]))
+                        declares = bool(texts[ask(Choice(DECLARE, p, texts, lines=mine, reveals="bid"))])
                     if declares:
                         call = Declaration(DECLARE, p)
+                        seen += [bid_line(p, bids[p]), f"declare {p}"]  # the bid cards shown: seen by the others
             else:
                 bids[p] = tuple(rng.sample(dealt[p], BID_CARDS))
         hands = {p: set(dealt[p]) - set(bids[p]) for p in players}
