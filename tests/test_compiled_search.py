@@ -64,17 +64,27 @@ def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_p
         assert escape.endswith("bottle_imp/escape" + suffix), f"the build could compile the search: {escape}"
 
 
-def test_the_installed_solver_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    "module",
+    [
+        "imptools.rules.botifarra.position",
+        "imptools.rules.botifarra.solver",
+        "imptools.rules.botifarra.duel",
+        "imptools.rules.ninety_nine.search",
+    ],
+)
+def test_the_installed_solver_is_compiled_where_the_build_could_compile_it(tmp_path: Path, module: str) -> None:
+    """Every game's search is compiled: Botifarra's solvers (four players and two) and Ninety-nine's position."""
     package, solver = installed(
-        ["-c", "import imptools, imptools.rules.botifarra.position as m; print(imptools.__file__); print(m.__file__)"],
-        tmp_path,
+        ["-c", f"import imptools, {module} as m; print(imptools.__file__); print(m.__file__)"], tmp_path
     ).split()
     editable = Path(package).resolve().parent == ROOT / "imptools"  # the source tree itself, never compiled
+    name = module.rpartition(".")[2]
     if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
-        assert solver.endswith("position.py"), solver
+        assert solver.endswith(f"{name}.py"), solver
     else:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
-        assert solver.endswith("position" + suffix), f"the build could compile the solver: {solver}"
+        assert solver.endswith(name + suffix), f"the build could compile the solver: {solver}"
 
 
 def simulated(
@@ -84,6 +94,12 @@ def simulated(
     tags = (("Deck", deck),) if deck else ()
     path = tmp_path / f"{name}.imp"
     path.write_text("".join(simulate(Options("bottle-imp", names, variant, hands=hands, seed=seed, tags=tags))))
+    return path
+
+
+def ninety_nine(tmp_path: Path, seed: int) -> Path:
+    path = tmp_path / f"ninety-nine-{seed}.imp"
+    path.write_text("".join(simulate(Options("ninety-nine", NAMES[:3], hands=2, seed=seed))))
     return path
 
 
@@ -108,6 +124,8 @@ def test_the_installed_search_gives_the_values_of_the_source(tmp_path: Path) -> 
         (botifarra(tmp_path, "carregar", 4, "carregar", 3), 8),
         (botifarra(tmp_path, "individual", 4, "obligada", 4, teams=False), 8),
         (botifarra(tmp_path, "three", 3, "obligada", 5), 11),
+        (botifarra(tmp_path, "rector-vicar", 2, "rector-vicar", 6), 10),
+        (ninety_nine(tmp_path, 7), 1),
     ]
     for path, from_trick in records:
         out = installed(
