@@ -174,6 +174,20 @@ def test_each_choice_is_the_best_sum_over_worlds_that_agree_with_what_was_seen(
             assert known[("trump", trump.split()[1])] == trump
 
 
+def heard(monkeypatch: pytest.MonkeyPatch) -> list[tuple[Choice, list[int]]]:
+    """Each choice the bot valued by worlds from now on, with its sums (the list fills as the deals ask)."""
+    real_values = pimc_deal.values
+    asked: list[tuple[Choice, list[int]]] = []
+
+    def hooked_values(*args: object, **kw: object) -> list[int]:
+        totals = real_values(*args, **kw)  # type: ignore[arg-type]
+        asked.append((args[1], totals))  # type: ignore[arg-type]
+        return totals
+
+    monkeypatch.setattr(pimc_deal, "values", hooked_values)
+    return asked
+
+
 @pytest.mark.parametrize(
     ("players", "variant"),
     [
@@ -190,15 +204,7 @@ def test_pimc_exchanges_among_the_options_it_was_offered_by_worlds(
     exchanges offered, the best sum over its worlds (ties to the random one), written as the record writes them; the
     record validates and the same seed gives it again; the greedy seats' exchanges are the random ones of the deal
     without pimc."""
-    real_values = pimc_deal.values
-    asked: list[tuple[Choice, list[int]]] = []
-
-    def hooked_values(*args: object, **kw: object) -> list[int]:
-        totals = real_values(*args, **kw)  # type: ignore[arg-type]
-        asked.append((args[1], totals))  # type: ignore[arg-type]
-        return totals
-
-    monkeypatch.setattr(pimc_deal, "values", hooked_values)
+    asked = heard(monkeypatch)
     first = players[0]
     bots = ",".join(["pimc"] + ["greedy"] * (len(players) - 1))
     own = (f"discard {first} ", f"pass {first} ")
@@ -224,15 +230,7 @@ def test_pimc_exchanges_among_the_options_it_was_offered_by_worlds(
 def test_pimc_opens_at_bright_house_the_pack_its_worlds_value_most(monkeypatch: pytest.MonkeyPatch) -> None:
     """Bright House: which pack the pimc seat opens is asked after its exchange (the random pack first, greedy's),
     valued over worlds; the record says the pack of the best sum, and the other seat opens as in greedy's game."""
-    real_values = pimc_deal.values
-    asked: list[tuple[Choice, list[int]]] = []
-
-    def hooked_values(*args: object, **kw: object) -> list[int]:
-        totals = real_values(*args, **kw)  # type: ignore[arg-type]
-        asked.append((args[1], totals))  # type: ignore[arg-type]
-        return totals
-
-    monkeypatch.setattr(pimc_deal, "values", hooked_values)
+    asked = heard(monkeypatch)
     players = ("Keawe", "Kokua")
     differs = 0
     for seed in range(4):
