@@ -14,13 +14,17 @@ if TYPE_CHECKING:
     from imptools.rules.bottle_imp.search import SearchBottle  # a type only: the search builds these
 
 
-GainEntry = tuple[int, int, int, int, tuple[int, ...]]
-"""A `Gains` table entry: lower and upper bound, the best card's place among the cards in play, and the cards in
-play with the moves there (`_moves`), to find them at once where the same cards are in play."""
+NO_BOUND = 0xFFFF
+"""A `Gains` table entry is one integer: its lower bound above `FAILED` (bits 32 up), its upper bound above `FAILED`
+(bits 16-31, `NO_BOUND` for none) and the best card's place among the cards in play plus one (bits 0-15)."""
 
 ESCAPE_CAP = 1_000_000
 """Entries in one of `Escape`'s tables before it becomes the older generation (still read) and a new one starts;
 the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
+
+GAINS_CAP = 2_000_000
+"""The same for `Gains`' tables, whose entries are one integer each (`NO_BOUND`): twice `ESCAPE_CAP`, in about the
+memory its entries took as tuples at `ESCAPE_CAP`."""
 
 
 def killer_first(cards: tuple[int, ...], killer: int | None) -> tuple[int, ...]:
@@ -547,7 +551,7 @@ class Gains(_Lines):
 
     by_coins = True
 
-    def __init__(self, pos: SearchBottle, escape: Escape, table_cap: int = ESCAPE_CAP) -> None:
+    def __init__(self, pos: SearchBottle, escape: Escape, table_cap: int = GAINS_CAP) -> None:
         super().__init__(pos, table_cap)
         self.escape = escape
         self._solvers: dict[int, Callable[[int, int, int], int]] = {}
@@ -582,8 +586,8 @@ class Gains(_Lines):
         escape = self.escape
         escaping = escape._solver_for(seat, False)
         gaining = escape._solver_for(seat, True) if escape.counts_tricks else None
-        table: dict[int, GainEntry] = {}
-        older: dict[int, GainEntry] = {}  # the generation before `table` (`ESCAPE_CAP`)
+        table: dict[int, int] = {}
+        older: dict[int, int] = {}  # the generation before `table` (`GAINS_CAP`)
         cap = self.table_cap
         hist: defaultdict[int, int] = defaultdict(int)
         count = hist.__getitem__
@@ -599,7 +603,6 @@ class Gains(_Lines):
         price_coins = pos._price_coins
         finish, unfinish = pos._close, pos._reopen
         me = self
-        none: GainEntry = (FAILED, 1 << 30, -1, 0, ())
         in_play = 0  # the coins of the cards in play: the position's `live_coins` where `gain` asks, kept by `solve`
 
         def start(alpha: int, beta: int, lying: int) -> int:
@@ -655,7 +658,14 @@ class Gains(_Lines):
                         return last_trick()
                 settled = order(seat)
             key = settled | lying
-            lo, hi, best_place, seen, tried = table.get(key) or older.get(key, none)
+            entry = table.get(key) or older.get(key, 0)
+            if entry:
+                lo = (entry >> 32) + FAILED
+                hi = (entry >> 16) & NO_BOUND
+                hi = 1 << 30 if hi == NO_BOUND else hi + FAILED
+                best_place = (entry & NO_BOUND) - 1
+            else:
+                lo, hi, best_place = FAILED, 1 << 30, -1
             if lo >= beta:
                 return lo
             if hi <= alpha:
@@ -670,12 +680,8 @@ class Gains(_Lines):
             mover = (pos.leader + lying_count) % n
             chooser = tm >> mover & 1 == 1
             depth = live.bit_count() * 8 + lying_count
-            if seen == live:
-                cards = tried  # this very position before: its moves
-            else:
-                forced = forced_card() if forced_card is not None else None
-                cards = moves(mover, chooser) if forced is None else (forced,)
-            tried = cards
+            forced = forced_card() if forced_card is not None else None
+            cards = moves(mover, chooser) if forced is None else (forced,)
             if len(cards) > 1:
                 if chooser:
                     cards = tuple(sorted(cards, key=count, reverse=True))
@@ -741,7 +747,10 @@ class Gains(_Lines):
                 lo = max(lo, best)
             else:
                 lo = hi = best
-            table[key] = (lo, hi, (live & ((1 << move) - 1)).bit_count(), live, tried)
+            # One integer an entry (its bounds and best card's place, `NO_BOUND` for no upper bound), so that a table
+            # of a given size holds about twice the entries a tuple each would.
+            top = hi - FAILED if hi - FAILED < NO_BOUND else NO_BOUND
+            table[key] = ((lo - FAILED) << 32) | (top << 16) | ((live & ((1 << move) - 1)).bit_count() + 1)
             if len(table) > cap:
                 older, table = table, {}
             return best
