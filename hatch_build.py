@@ -49,9 +49,9 @@ COMPILED = [
     "imptools/rules/ninety_nine/search.py",
 ]
 """The modules compiled: the Bottle Imp's search position, its escape and coin searches, Botifarra's solvers and
-Ninety-nine's search position, where nearly all of a hand's analysis runs (every game's search); the reader's fast path, the record model, the slips' pass, the shared judging
-walk with The Bottle Imp's ruleset, and Botifarra's and Ninety-nine's judging walks, where `imp validate` and
-`imp score` spend their time (docs/PERFORMANCE.md)."""
+Ninety-nine's search position, where nearly all of a hand's analysis runs (every game's search); the reader's fast
+path, the record model, the slips' pass, the shared judging walk with The Bottle Imp's ruleset, and Botifarra's and
+Ninety-nine's judging walks, where `imp validate` and `imp score` spend their time (docs/PERFORMANCE.md)."""
 
 GROUP = "imptools.rules.bottle_imp.compiled"
 """The compiled modules' shared library, `compiled__mypyc` beside them (mypyc names one after the modules' hash, at the

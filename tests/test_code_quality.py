@@ -15,8 +15,8 @@ ROOT = Path(__file__).resolve().parents[1]
 @pytest.mark.parametrize(
     "command",
     [
-        [sys.executable, "-m", "ruff", "check", "imptools", "tests", "bench"],
-        [sys.executable, "-m", "ruff", "format", "--check", "imptools", "tests", "bench"],
+        [sys.executable, "-m", "ruff", "check", "imptools", "tests", "bench", "scripts", "hatch_build.py"],
+        [sys.executable, "-m", "ruff", "format", "--check", "imptools", "tests", "bench", "scripts", "hatch_build.py"],
         [sys.executable, "-m", "mypy", "imptools"],
     ],
     ids=["ruff-check", "ruff-format", "mypy"],
