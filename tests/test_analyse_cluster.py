@@ -34,12 +34,23 @@ def record_text(hands: int, seed: int = 9) -> str:
     return "".join(simulate(Options("bottle-imp", PLAYERS, None, hands=hands, seed=seed)))
 
 
+def local_cluster(workers: int = 2, preload: tuple[str, ...] = ()) -> Any:
+    """A real local cluster on this machine: `workers` worker processes of one thread each, each running `preload`
+    (a script's path) as it starts."""
+    return distributed.LocalCluster(
+        n_workers=workers,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        preload=list(preload),
+    )
+
+
 @pytest.fixture(scope="module")
 def cluster() -> Iterator[Any]:
     """A real local cluster: two worker processes of one thread each."""
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-    ) as c:
+    with local_cluster() as c:
         yield c
 
 
@@ -188,14 +199,7 @@ def test_workers_without_imptools_are_named_whole_hands_or_worlds(tmp_path: Path
     """Workers that cannot import imptools (or, imptools there but broken, one of its games' modules): whole hands
     and one hand's worlds alike end in one message naming it, exit 2; nothing waits for ever."""
     path = two_hands(tmp_path)
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        preload=[hiding(tmp_path, hidden)],
-    ) as c:
+    with local_cluster(preload=(hiding(tmp_path, hidden),)) as c:
         for args in (["--json"], ["--hand", "1", "--from-trick", "7", *ASK], ["--from-trick", "7", *ASK, "--json"]):
             line = refused(imp("analyse", str(path), *args, "--scheduler", c.scheduler_address))
             assert line.startswith(f"imp: the cluster's workers cannot import imptools (No module named '{hidden}")
@@ -209,14 +213,7 @@ def test_workers_with_another_imptools_are_named(tmp_path: Path) -> None:
     older.write_text(
         '"""Preloaded in a worker: an older imptools there."""\nimport imptools\n\nimptools.__version__ = "0.0.9"\n'
     )
-    with distributed.LocalCluster(
-        n_workers=1,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=None,
-        preload=[str(older)],
-    ) as c:
+    with local_cluster(1, preload=(str(older),)) as c:
         line = refused(
             imp("analyse", str(two_hands(tmp_path)), "--from-trick", "7", "--scheduler", c.scheduler_address)
         )
@@ -258,9 +255,7 @@ def fragile() -> Iterator[Any]:
     import dask
 
     with dask.config.set({"distributed.scheduler.allowed-failures": 0}):
-        cluster = distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None
-        )
+        cluster = local_cluster()
     with cluster:
         yield cluster
 

@@ -279,15 +279,14 @@ class BottleSimulator:
         moves: list[tuple[str, str, int, int]] = []
         discards: dict[str, list[int]] = {}
         if setup.automaton is not None:
-            givers = [(p, next(q for q in players if q not in (p, setup.automaton))) for p in players]
+            humans = [p for p in players if p != setup.automaton]
+            givers = [(p, next(q for q in humans if q != p)) for p in humans]
             layout: Layout = ((0, (0,)),)
         else:
             givers = [(p, players[(players.index(p) + 1) % n]) for p in players]
             layout = ((1, (0,)), (1, (1,))) if setup.rules.open_pack else ((0, ()), (2, (0, 1)))
         for p, other in givers:
             if setup.automaton is not None or setup.two_pack:
-                if p == setup.automaton:
-                    continue
                 first = [
                     rng.sample(sorted(held), gone + len(into)) if gone + len(into) else []
                     for held, (gone, into) in zip(packs[p], layout, strict=True)
