@@ -321,6 +321,15 @@ class Duel:
             self.store(key, lo | hi << 8 | (move + 1) << 16)
         return best
 
+    def find(self, key: int) -> int:
+        """The entry kept for `key`, -1 if none is (`node` looks its keys up the same way, inline)."""
+        i = ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & self.mask
+        if self.keys[i] == key:
+            return self.vals[i]
+        if self.keys[i ^ 1] == key:
+            return self.vals[i ^ 1]
+        return -1
+
     def store(self, key: int, entry: int) -> None:
         """Keep `entry` for `key`: in its slot or the other of its pair, where the key is already, else an empty
         one, else in place of the entry with fewer cards left (the cheaper to search again). The table doubles while
@@ -346,14 +355,19 @@ class Duel:
             self.grow()
 
     def grow(self) -> None:
-        """Twice the slots, every entry kept."""
-        old_keys, old_vals = self.keys, self.vals
-        size = 2 * len(old_keys)
-        self.mask = size - 1
-        self.keys = array("q", [-1]) * size
-        self.vals = array("i", [0]) * size
-        self.taken = 0
-        for i in range(len(old_keys)):
-            k = old_keys[i]
-            if k >= 0:
-                self.store(k, old_vals[i])
+        """Twice the slots, every entry kept, in place: the arrays are repeated onto themselves (a reallocation,
+        not a second table beside the first: the peak is the new table's size, not half as much again) and each
+        entry stays in its slot or moves to the same slot of the upper half, as its key's next hash bit says."""
+        n = len(self.keys)
+        self.keys *= 2
+        self.vals *= 2
+        keys = self.keys
+        self.mask = mask = 2 * n - 1
+        for i in range(n):
+            key = keys[i]
+            if key < 0:
+                continue
+            if ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & mask & n:
+                keys[i] = -1
+            else:
+                keys[i + n] = -1
