@@ -81,8 +81,8 @@ def duel_walk(pos: SearchBotifarra, duel: Duel) -> tuple[int, int]:
 def test_duel_sure_points_never_cut_a_true_value(variant: str, seed: int) -> None:
     """Two players, the same endgame's cards under each of the five trumps: at every trick's start of its every
     line (five tricks out), what `Duel.masters` says each player is sure of (the leader's and the other's master
-    trumps, the leader's top cards, the other's top cards of the suits the leader holds) is at most what he wins
-    from there (plain minimax of the sum, twice the card points and the tricks)."""
+    trumps, the leader's top cards while the other holds no trump) is at most what he wins from there (plain
+    minimax of the sum, twice the card points and the tricks)."""
     found, _, _ = endgame(record("two", variant, 300 + seed), 5)
     held, piles = start_cards(found)
     order = found.order[found.leader :] + found.order[: found.leader]

@@ -120,10 +120,9 @@ class Duel:
 
     def masters(self, lead: int) -> tuple[int, int]:
         """What each player (the leader, the other) is sure of at a trick's start: his trumps above every trump
-        the other holds (each takes a trick whenever it is played), the leader's top cards of the other suits (he
-        leads them one after another; while the other holds a trump, as many a suit as the other must follow) and
-        the other's top cards of the suits the leader holds, a trick and twice the card's points each
-        (docs/ANALYSIS.md, "Two players' sure tricks")."""
+        the other holds (each takes a trick whenever it is played), and the leader's top cards of the other suits
+        while the other holds no trump (he leads them one after another), a trick and twice the card's points
+        each."""
         hands = self.hands
         other = 1 - lead
         tm = self.trump_mask
@@ -137,48 +136,22 @@ class Duel:
                     got[i] += 1 + 2 * POINTS_OF[b]
                 t >>= 1
                 b += 1
-        # the leader's top cards of the other suits, led one after another (each frees what lies under it): all of
-        # them while the other holds no trump, else as many a suit as the other may play of it (he must follow)
-        lv = self.live
-        under = self.under
-        free = self.free[lead]
-        ruffs = hands[other] & tm
-        follows = self.free[other]
-        for s in range(4):
-            if s == self.trump:
-                continue
-            n = (follows & SUIT_MASK[s]).bit_count() if ruffs else 12
-            t = lv & SUIT_MASK[s]
-            while n and t:
-                top = 1 << (t.bit_length() - 1)
-                if not free & top:
-                    break
-                b = top.bit_length() - 1
-                got[lead] += 1 + 2 * POINTS_OF[b]
-                free |= under[b]
-                t ^= top
-                n -= 1
-        # the other's top cards of the suits the leader holds, free with nothing under them, as many a suit as the
-        # leader holds of it (while the leader holds a trump, as many as he may play: he must follow them): the
-        # leader leads his other cards first, on which the other plays the rest of his (as many, or more), then
-        # must lead one of those suits, where the other wins and cashes the rest
-        held = hands[lead] if not hands[lead] & tm else self.free[lead]
-        free = self.free[other]
-        lv = self.live
-        under = self.under
-        for s in range(4):
-            if s == self.trump:
-                continue
-            n = (held & SUIT_MASK[s]).bit_count()
-            t = lv & SUIT_MASK[s]
-            while n and t:
-                top = 1 << (t.bit_length() - 1)
-                b = top.bit_length() - 1
-                if not free & top or under[b]:
-                    break
-                got[other] += 1 + 2 * POINTS_OF[b]
-                t ^= top
-                n -= 1
+        if not hands[other] & tm:
+            lv = self.live
+            under = self.under
+            free = self.free[lead]
+            for s in range(4):
+                if s == self.trump:
+                    continue
+                t = lv & SUIT_MASK[s]
+                while t:
+                    top = 1 << (t.bit_length() - 1)
+                    if not free & top:
+                        break
+                    b = top.bit_length() - 1
+                    got[lead] += 1 + 2 * POINTS_OF[b]
+                    free |= under[b]
+                    t ^= top
         return got[lead], got[other]
 
     def order(self, legal: int, k: int, win: int) -> list[int]:
