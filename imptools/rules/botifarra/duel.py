@@ -263,13 +263,16 @@ class Duel:
             if hi <= alpha:
                 return hi
         seat = (lead + k) & 1
-        self.to_lead = lead
         held = free[seat]
         legal = held if k == 0 else legal_coded(self.cells, trump, win // 12, win, False, held)
-        moves = self.order(legal, k, win) if legal & (legal - 1) else [legal.bit_length() - 1]
-        if first >= 0 and moves[0] != first and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
+        # the table's card is tried before the others are ordered (most cut-offs come at it): `order` runs only
+        # where it does not cut
+        lazy = first >= 0 and legal >> first & 1 == 1 and legal & (legal - 1) != 0
+        if lazy:
+            moves = [first]
+        else:
+            self.to_lead = lead
+            moves = self.order(legal, k, win) if legal & (legal - 1) else [legal.bit_length() - 1]
         maxing = seat == me
         a, bt = alpha, beta
         best = -1 if maxing else 1 << 20
@@ -277,7 +280,10 @@ class Duel:
         under = self.under
         hands = self.hands
         own = hands[seat]
-        for b in moves:
+        i = 0
+        while i < len(moves):
+            b = moves[i]
+            i += 1
             bb = 1 << b
             free[seat] = (held ^ bb) | under[b]
             hands[seat] = own ^ bb
@@ -308,6 +314,13 @@ class Duel:
                     bt = v
                     if v <= a:
                         break
+            if lazy:
+                lazy = False
+                self.to_lead = lead
+                moves = self.order(legal, k, win)
+                if first in moves:
+                    moves.remove(first)
+                moves.insert(0, first)
         if key >= 0:
             if best <= alpha:
                 hi = best if best < hi else hi
