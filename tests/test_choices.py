@@ -161,6 +161,11 @@ def test_each_other_trumps_search_is_freed_as_soon_as_it_is_valued(
     assert alive_at_start == [0, 0, 0, 0]  # each other trump's table gone before the next search starts
     assert alive == [False, False, False, False, True]  # the four others' freed; the named trump's kept
     assert nodes > 0 and len(choices) == 5  # the positions the freed searches visited are still counted
+    counted = search.positions()
+    search.close()
+    search.close()
+    assert search.positions() == counted > 0  # closed twice, counted once
+    assert [d() is not None for d in duels] == [False] * 5
 
 
 def test_the_start_cards_rebuild_the_start() -> None:

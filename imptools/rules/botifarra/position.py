@@ -445,7 +445,7 @@ class SearchBotifarra:
         """Drop the solvers' tables and the bounds kept (`analyse.Search.close`): a trump table's option searched,
         its `Duel` (up to 384 MB) is freed at once, before the next option's grows. The positions visited stay
         counted (`answer_nodes`); a later `answer` starts a fresh solver."""
-        self._released += self.answer_nodes
+        self._released = self.answer_nodes
         self._duel_solver = None
         self._solver = None
         self._roots.clear()
