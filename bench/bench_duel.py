@@ -2,11 +2,15 @@
 
 PYTHONPATH=. python bench/bench_duel.py                                   # rector-vicar, seed 1, hand 1, every trump
 python bench/bench_duel.py --variant piles-and-hand --hand 2 --trick 7 --trumps botifarra --verbose   # compiled
+python bench/bench_duel.py --chain      # each trump from the value of the one before
 
 A simulated hand (`imptools.simulate`, seed `--seed`) played by the record to trick `--trick`; from there, for each
 trump of the trump table (the same cards, `search.TRUMPS`, `search.start_cards`), a fresh `Duel` is asked the value
 of the player to move by the null windows `analyse.Search.value` asks (on the count, from 0 by doubling steps, then
-halving), each window's positions with `--verbose`. Positions are the figures to read on a shared machine.
+halving), each window's positions with `--verbose`. With `--chain`, in the order `imp analyse` values the trump
+table (`imptools.choices`: the trumps not named first, in the table's order, then the named one), each from the
+value of the one before (the first from 0), a first guess tried and not kept (docs/PERFORMANCE.md). Positions are
+the figures to read on a shared machine.
 """
 
 from __future__ import annotations
@@ -24,8 +28,9 @@ from imptools.simulate import Options, simulate
 INF = 1 << 40
 
 
-def first_value(pos: SearchBotifarra, player: str, verbose: bool) -> tuple[int, int]:
-    """The player's count from `pos` and the positions a fresh `Duel` visited for it."""
+def first_value(pos: SearchBotifarra, player: str, verbose: bool, guess: int = 0) -> tuple[int, int]:
+    """The player's count from `pos` and the positions a fresh `Duel` visited for it, the windows starting at
+    `guess`."""
     duel = Duel(pos.rules, pos.trump, pos.under)
     seat = pos.seat[player]
     tricks = sum(pos.tricks) + pos.live.bit_count() // 2
@@ -43,7 +48,7 @@ def first_value(pos: SearchBotifarra, player: str, verbose: bool) -> tuple[int, 
             print(f"    at least {high} (sum)? {got}, {duel.nodes - before:,} positions")
         return count_of(total, tricks, first, min(max(got, 0), total))
 
-    lower, upper, b, step = -INF, INF, 0, 1
+    lower, upper, b, step = -INF, INF, guess, 1
     while lower < upper:
         g = search(b - 1, b)
         if g < b:
@@ -65,6 +70,7 @@ def main() -> None:
     parser.add_argument("--trick", type=int, default=1)
     parser.add_argument("--trumps", nargs="+", default=[word for word, _ in TRUMPS])
     parser.add_argument("--verbose", action="store_true")
+    parser.add_argument("--chain", action="store_true", help="each trump from the value before, the named last")
     args = parser.parse_args()
     opts = Options("botifarra", ("Adam", "Betty"), args.variant, hands=args.hand, seed=args.seed)
     (game,) = read_games("".join(simulate(opts)))
@@ -80,13 +86,16 @@ def main() -> None:
     held, piles = start_cards(named)
     order = named.order[named.leader :] + named.order[: named.leader]
     chosen = named.trump if named.trump >= 0 else None
-    for word, trump in TRUMPS:
-        if word not in args.trumps:
-            continue
+    trumps = [(w, t) for w, t in TRUMPS if w in args.trumps]
+    if args.chain:
+        trumps.sort(key=lambda wt: wt[1] == chosen)
+    guess = 0
+    for word, trump in trumps:
         pos = SearchBotifarra(named.setup, order, trump, held, piles)
         player = pos.to_move()
         cpu = time.process_time()
-        value, nodes = first_value(pos, player, args.verbose)
+        value, nodes = first_value(pos, player, args.verbose, guess)
+        guess = value if args.chain else 0
         mark = " (named)" if trump == chosen else ""
         print(f"{word}{mark}: {player} {value}, {nodes:,} positions, {time.process_time() - cpu:.2f} s CPU", flush=True)
 

@@ -85,6 +85,20 @@ class Search:
         """The positions visited: by this search, and by the position's own `answer` where it has one."""
         return self.nodes + int(getattr(self.position, "answer_nodes", 0))
 
+    def close(self) -> None:
+        """Free what this search holds, at once: its tables, its searchers and the position's own (`release`, where
+        the position has it). Its searchers' closures refer to each other, a cycle that only the collector's full
+        passes would free, with the position and its solvers' tables. The search is not used after (its tables are
+        emptied in place: not to be called on a search that shares them). `positions` still counts what it did."""
+        self._searchers.clear()
+        for generations in self.tables.values():
+            for table in generations:
+                table.clear()
+        self.history.clear()
+        release: Callable[[], None] | None = getattr(self.position, "release", None)
+        if release is not None:
+            release()
+
     def value(self, player: str, alpha: int = -INF, beta: int = INF, guess: int | None = None) -> int:
         """The value of the position for `player`: exact when it lies strictly inside (alpha, beta); otherwise a
         bound on the side it fails (at most alpha when it fails low, at least beta when it fails high).

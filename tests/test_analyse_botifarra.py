@@ -200,6 +200,25 @@ def test_duel_windows_equal_plain_minimax(variant: str, seed: int) -> None:
     assert len(duels[2].keys) > 2  # the growing table grew
 
 
+def test_the_duel_table_keeps_every_entry_as_it_doubles() -> None:
+    """`Duel`'s table doubles in place (`grow`): every entry it held is found after each doubling, with what was
+    stored, and no other key appears."""
+    rng = Random(5)
+    duel = Duel("obligada", 1, [0] * 48, 64, 64)
+    for _ in range(40):
+        cards = sum(1 << b for b in rng.sample(range(48), rng.randrange(2, 48)))
+        duel.store(cards | rng.randrange(2) << 48, rng.randrange(1 << 24))
+    held = {duel.keys[i]: duel.vals[i] for i in range(len(duel.keys)) if duel.keys[i] >= 0}
+    assert len(held) > 20
+    duel.most = 1 << 10
+    for size in (128, 256, 512):
+        duel.grow()
+        assert len(duel.keys) == len(duel.vals) == size
+        assert {duel.keys[i] for i in range(size) if duel.keys[i] >= 0} == set(held)
+        assert all(duel.find(k) == v for k, v in held.items())
+    assert duel.find(max(held) + 1) == -1
+
+
 def test_the_count_rises_with_the_sum() -> None:
     """The two-player count is a rising function of the sum (what lets the solver search the sum), and it is the
     scoring's count for every split of a whole hand's card points and tricks."""

@@ -1,14 +1,16 @@
 """The bounds Botifarra's solver cuts with, against plain minimax on hundreds of endgames: a bound never cuts a
 true value (`Solver.ruffs`: the points each side is sure of from its master trumps; `Solver.sure`: the leader's
-side's sure tricks and master trumps)."""
+side's sure tricks and master trumps; `Duel.masters`: what each of two players is sure of)."""
 
 from __future__ import annotations
 
 import pytest
 
+from imptools.rules.botifarra.duel import Duel
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
-from imptools.rules.botifarra.position import Solver
-from tests.test_analyse_botifarra import endgame, record, value
+from imptools.rules.botifarra.position import SearchBotifarra, Solver
+from imptools.rules.botifarra.search import TRUMPS, start_cards
+from tests.test_analyse_botifarra import endgame, record, sum_value, value
 
 TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
 CASES = [(t, r, s) for t, r in TABLES for s in range(12)]
@@ -49,3 +51,45 @@ def test_sure_points_never_cut_a_true_value(table: str, rules: str, seed: int) -
 
     walk()
     assert checked
+
+
+def duel_walk(pos: SearchBotifarra, duel: Duel) -> tuple[int, int]:
+    """At every trick's start of every line from `pos`, `duel.masters` against plain minimax of the sum for each
+    player; the trick starts checked, and the bounds above 0 among them."""
+    if pos.done():
+        return 0, 0
+    checked = cut = 0
+    if not pos.trick:
+        duel.gain(pos.hands, pos.free, pos.live, pos.live_points, pos.leader, [], 0, -1, 0)  # its state
+        ours, theirs = duel.masters(pos.leader)
+        for seat, sure in ((pos.leader, ours), (1 - pos.leader, theirs)):
+            banked = 2 * pos.card_points[seat] + pos.tricks[seat]
+            exact = sum_value(pos, seat) - banked
+            assert sure <= exact, (pos.trump, seat, sure, exact)
+            cut += sure > 0
+        checked += 1
+    for card in pos.legal():
+        pos.play(card)
+        more, bounded = duel_walk(pos, duel)
+        pos.undo()
+        checked += more
+        cut += bounded
+    return checked, cut
+
+
+@pytest.mark.parametrize(("variant", "seed"), [(v, s) for v in ("rector-vicar", "piles-and-hand") for s in range(8)])
+def test_duel_sure_points_never_cut_a_true_value(variant: str, seed: int) -> None:
+    """Two players, the same endgame's cards under each of the five trumps: at every trick's start of its every
+    line (five tricks out), what `Duel.masters` says each player is sure of (the leader's and the other's master
+    trumps, the leader's top cards while the other holds no trump) is at most what he wins from there (plain
+    minimax of the sum, twice the card points and the tricks)."""
+    found, _, _ = endgame(record("two", variant, 300 + seed), 5)
+    held, piles = start_cards(found)
+    order = found.order[found.leader :] + found.order[: found.leader]
+    checked = cut = 0
+    for _, trump in TRUMPS:
+        pos = SearchBotifarra(found.setup, order, trump, held, piles)
+        more, bounded = duel_walk(pos, Duel(pos.rules, pos.trump, pos.under))
+        checked += more
+        cut += bounded
+    assert checked and cut

@@ -4,7 +4,9 @@ best bid against brute force, and how the text, the JSON and the replay show the
 
 from __future__ import annotations
 
+import gc
 import json
+import weakref
 from itertools import combinations
 from pathlib import Path
 from random import Random
@@ -17,7 +19,10 @@ from imptools.choices import ChoiceValue, value_choices
 from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
+from imptools.rules.base import SearchPosition
+from imptools.rules.botifarra import position as botifarra_position
 from imptools.rules.botifarra.calls import Calls, side_name
+from imptools.rules.botifarra.duel import Duel
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
 from imptools.rules.botifarra.position import SearchBotifarra
 from imptools.rules.botifarra.search import TRUMPS, start_cards, trump_decision
@@ -117,6 +122,50 @@ def test_the_trump_table_equals_plain_minimax_under_each_trump(table: str, rules
     if start.side(leader) != start.side(chooser) and table != "individual" and table != "three":
         assert made.value == at_stake(start) - first  # two sides: what the other side cannot take
     assert made.note.startswith(f"{made.option} at {made.value} ")
+
+
+@pytest.mark.parametrize("variant", ["rector-vicar", "piles-and-hand"])
+def test_each_other_trumps_search_is_freed_as_soon_as_it_is_valued(
+    monkeypatch: pytest.MonkeyPatch, variant: str
+) -> None:
+    """Two players: each trump not named is searched with a `Duel` table of its own (up to 384 MB in a whole hand);
+    once its value is known, the table is freed before the next trump's search starts, by the search's own
+    release, not by the cycle collector (switched off here, and its explicit passes made no-ops); the hand's own
+    search keeps its table for the plays."""
+    start = endgame(record("two", variant, 44), 6)
+    chooser = start.order[-1]
+    named = None if start.trump < 0 else start.trump
+    decision = trump_decision(start.setup, Calls(True, named, chooser), start, chooser)
+    duels: list[weakref.ReferenceType[Duel]] = []
+
+    def kept(*args: object) -> Duel:
+        duel = Duel(*args)  # type: ignore[arg-type]
+        duels.append(weakref.ref(duel))
+        return duel
+
+    alive_at_start: list[int] = []
+
+    def new_search(pos: SearchPosition) -> Search:
+        alive_at_start.append(sum(d() is not None for d in duels))
+        return Search(pos)
+
+    monkeypatch.setattr(botifarra_position, "Duel", kept)
+    monkeypatch.setattr(gc, "collect", lambda generation=2: 0)
+    search = Search(start)
+    gc.disable()
+    try:
+        choices, nodes = value_choices([decision], search, new_search)
+        alive = [d() is not None for d in duels]
+    finally:
+        gc.enable()
+    assert alive_at_start == [0, 0, 0, 0]  # each other trump's table gone before the next search starts
+    assert alive == [False, False, False, False, True]  # the four others' freed; the named trump's kept
+    assert nodes > 0 and len(choices) == 5  # the positions the freed searches visited are still counted
+    counted = search.positions()
+    search.close()
+    search.close()
+    assert search.positions() == counted > 0  # closed twice, counted once
+    assert [d() is not None for d in duels] == [False] * 5
 
 
 def test_the_start_cards_rebuild_the_start() -> None:

@@ -161,7 +161,8 @@ class SearchPosition(Position, Protocol):
     None`: a window the position answers itself (a bound on the side it fails, as
     the search would give), None where it does not. And `opposed() -> list`: `groups()`
     in the order the players against `player` try them (the search otherwise orders
-    every player's groups by a history count).
+    every player's groups by a history count). And `release()`: drop the tables the
+    position's own solvers keep (`Search.close`: the search is done with it).
     """
 
     def side(self, player: str) -> frozenset[str]:

@@ -263,13 +263,16 @@ class Duel:
             if hi <= alpha:
                 return hi
         seat = (lead + k) & 1
-        self.to_lead = lead
         held = free[seat]
         legal = held if k == 0 else legal_coded(self.cells, trump, win // 12, win, False, held)
-        moves = self.order(legal, k, win) if legal & (legal - 1) else [legal.bit_length() - 1]
-        if first >= 0 and moves[0] != first and first in moves:
-            moves.remove(first)
-            moves.insert(0, first)
+        # the table's card is tried before the others are ordered (most cut-offs come at it): `order` runs only
+        # where it does not cut
+        lazy = first >= 0 and legal >> first & 1 == 1 and legal & (legal - 1) != 0
+        if lazy:
+            moves = [first]
+        else:
+            self.to_lead = lead
+            moves = self.order(legal, k, win) if legal & (legal - 1) else [legal.bit_length() - 1]
         maxing = seat == me
         a, bt = alpha, beta
         best = -1 if maxing else 1 << 20
@@ -277,7 +280,10 @@ class Duel:
         under = self.under
         hands = self.hands
         own = hands[seat]
-        for b in moves:
+        i = 0
+        while i < len(moves):
+            b = moves[i]
+            i += 1
             bb = 1 << b
             free[seat] = (held ^ bb) | under[b]
             hands[seat] = own ^ bb
@@ -308,6 +314,13 @@ class Duel:
                     bt = v
                     if v <= a:
                         break
+            if lazy:
+                lazy = False
+                self.to_lead = lead
+                moves = self.order(legal, k, win)
+                if first in moves:
+                    moves.remove(first)
+                moves.insert(0, first)
         if key >= 0:
             if best <= alpha:
                 hi = best if best < hi else hi
@@ -320,6 +333,15 @@ class Duel:
                 lo, hi = total - hi, total - lo
             self.store(key, lo | hi << 8 | (move + 1) << 16)
         return best
+
+    def find(self, key: int) -> int:
+        """The entry kept for `key`, -1 if none is (`node` looks its keys up the same way, inline)."""
+        i = ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & self.mask
+        if self.keys[i] == key:
+            return self.vals[i]
+        if self.keys[i ^ 1] == key:
+            return self.vals[i ^ 1]
+        return -1
 
     def store(self, key: int, entry: int) -> None:
         """Keep `entry` for `key`: in its slot or the other of its pair, where the key is already, else an empty
@@ -346,14 +368,19 @@ class Duel:
             self.grow()
 
     def grow(self) -> None:
-        """Twice the slots, every entry kept."""
-        old_keys, old_vals = self.keys, self.vals
-        size = 2 * len(old_keys)
-        self.mask = size - 1
-        self.keys = array("q", [-1]) * size
-        self.vals = array("i", [0]) * size
-        self.taken = 0
-        for i in range(len(old_keys)):
-            k = old_keys[i]
-            if k >= 0:
-                self.store(k, old_vals[i])
+        """Twice the slots, every entry kept, in place: the arrays are repeated onto themselves (a reallocation,
+        not a second table beside the first: the peak is the new table's size, not half as much again) and each
+        entry stays in its slot or moves to the same slot of the upper half, as its key's next hash bit says."""
+        n = len(self.keys)
+        self.keys *= 2
+        self.vals *= 2
+        keys = self.keys
+        self.mask = mask = 2 * n - 1
+        for i in range(n):
+            key = keys[i]
+            if key < 0:
+                continue
+            if ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & mask & n:
+                keys[i] = -1
+            else:
+                keys[i + n] = -1

@@ -119,6 +119,8 @@ class SearchBotifarra:
         self._undo: list[Saved] = []
         self._solver: Solver | None = None
         self._duel_solver: Duel | None = None
+        self._released = 0
+        """The positions the solvers dropped by `release` had visited."""
         self._roots: dict[tuple[int, int], tuple[int, int]] = {}
         """Bounds on each side's result from the positions `answer` has valued (`_remember`)."""
 
@@ -439,11 +441,20 @@ class SearchBotifarra:
         window, so MTD(f)'s steps would go down a point at a time."""
         return True
 
+    def release(self) -> None:
+        """Drop the solvers' tables and the bounds kept (`analyse.Search.close`): a trump table's option searched,
+        its `Duel` (up to 384 MB) is freed at once, before the next option's grows. The positions visited stay
+        counted (`answer_nodes`); a later `answer` starts a fresh solver."""
+        self._released = self.answer_nodes
+        self._duel_solver = None
+        self._solver = None
+        self._roots.clear()
+
     @property
     def answer_nodes(self) -> int:
         """The positions `answer` has visited."""
         duel = 0 if self._duel_solver is None else self._duel_solver.nodes
-        return duel + (0 if self._solver is None else self._solver.nodes)
+        return self._released + duel + (0 if self._solver is None else self._solver.nodes)
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit and points, nothing left in play between them (in a hand or the
