@@ -1,0 +1,82 @@
+"""Where a whole hand's positions go, value by value: the null windows (probes) of each value `imp analyse` asks.
+
+python bench/probes.py 3-classic 2                 # seed 1's three-player hand 2, every value over 100,000 positions
+python bench/probes.py 3-classic 2 --guess 2=72    # the third value asked started from 72 (a first guess)
+python bench/probes.py 3-classic 1 --top           # each player's first value started from his upper bound
+
+The hand is dealt as `bench/tables.py` deals it (seed 1 unless told) and analysed whole, every play, as
+`analyse_hand` does. Each value asked with the whole window (`Search.value`, MTD(f)) is printed with its number
+(the order asked, for `--guess`), the player, the value he had before (None for his first), the value found, its
+positions, and each probe as (b, the bound returned, positions): "is the value at least b?". `--guess N=V` starts
+value N from V instead of the player's last value; `--top` starts each player's first value from the position's
+upper bound (`bounds`). Run where the compiled search is installed (from outside the source tree); the search
+itself is not changed, only where MTD(f) starts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+from typing import Any
+
+from tables import game_of  # bench/tables.py, beside this script
+
+import imptools.analyse as analyse
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("table", help="a table of bench/tables.py, e.g. 3-classic")
+    parser.add_argument("hand", type=int)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--guess", nargs="*", default=[], metavar="N=V", help="start value N (from 0) at V")
+    parser.add_argument("--top", action="store_true", help="first values from the upper bound (`bounds`)")
+    parser.add_argument("--min", type=int, default=100_000, help="print values of at least this many positions")
+    args = parser.parse_args()
+    guesses = {int(n): int(v) for n, v in (g.split("=") for g in args.guess)}
+    values: list[tuple[int, str, int | None, int, int, list[tuple[int, int, int]]]] = []
+    probes: list[tuple[int, int, int]] = []
+    INF = analyse.INF
+    searcher = analyse.Search._searcher
+    value = analyse.Search.value
+
+    def logged_searcher(self: analyse.Search, player: str) -> Callable[[int, int], int]:
+        search = searcher(self, player)
+
+        def probe(alpha: int, beta: int) -> int:
+            before = self.positions()
+            g = search(alpha, beta)
+            probes.append((beta, g, self.positions() - before))
+            return g
+
+        return probe
+
+    def logged_value(self: analyse.Search, player: str, alpha: int = -INF, beta: int = INF, **kw: Any) -> int:
+        if alpha > -INF or beta < INF:
+            return value(self, player, alpha, beta, **kw)
+        number = len(values)
+        last = self.last.get(player)
+        guess = guesses.get(number)
+        if guess is None and args.top and last is None:
+            guess = self.position.bounds(player)[1]  # type: ignore[attr-defined]
+        probes.clear()
+        before = self.positions()
+        v = value(self, player, guess=guess)
+        values.append((number, player, last, v, self.positions() - before, list(probes)))
+        return v
+
+    analyse.Search._searcher = logged_searcher  # type: ignore[method-assign]
+    analyse.Search.value = logged_value  # type: ignore[method-assign]
+    game = game_of(args.table, 20 if args.table.startswith("4") else 5, args.seed)
+    start = time.process_time()
+    a = analyse.analyse_hand(game, args.hand, 1)  # type: ignore[arg-type]
+    print(f"{args.table} hand {args.hand}: {a.nodes:,} positions, {time.process_time() - start:.2f} s of CPU")
+    for number, player, last, v, positions, asked in values:
+        if positions >= args.min:
+            shown = ", ".join(f"{b}: {g} ({k:,})" for b, g, k in asked)
+            print(f"{number} {player} (before {last}) {v}, {positions:,} positions: {shown}")
+
+
+if __name__ == "__main__":
+    main()
