@@ -1,6 +1,7 @@
 """The bounds Botifarra's solver cuts with, against plain minimax on hundreds of endgames: a bound never cuts a
-true value (`Solver.ruffs`: the points each side is sure of from its master trumps; `Solver.sure`: the leader's
-side's sure tricks and master trumps)."""
+true value (`Solver.ruffs`: the points each side is sure of from its trumps, those no trump of the other side can
+beat; `Solver.sure`: the leader's side's sure tricks, the cards the others must follow them with, and master
+trumps), and every window the solver answers with them, at every position."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ import pytest
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
 from imptools.rules.botifarra.position import Solver
 from tests.test_analyse_botifarra import endgame, record, value
+from tests.test_botifarra_partition import walk_lines
 
 TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
 CASES = [(t, r, s) for t, r in TABLES for s in range(12)]
@@ -17,8 +19,8 @@ CASES = [(t, r, s) for t, r in TABLES for s in range(12)]
 @pytest.mark.parametrize(("table", "rules", "seed"), CASES)
 def test_sure_points_never_cut_a_true_value(table: str, rules: str, seed: int) -> None:
     """At every trick's start of an endgame's every line (three tricks out, two where every card may be played),
-    for every player: his side's master-trump points at most what it wins from there, the others' at most what
-    they win (the points left less his side's); the leader's side's sure points at most what it wins."""
+    for every player: his side's sure trump points (`ruffs`) at most what it wins from there, the others' at most
+    what they win (the points left less his side's); the leader's side's sure points at most what it wins."""
     tricks = 2 if rules == LLIURE and table != "three" else 3
     pos, slow, _ = endgame(record(table, rules, 300 + seed), tricks)
     solver = Solver(pos.rules, pos.trump, pos.partner)
@@ -49,3 +51,10 @@ def test_sure_points_never_cut_a_true_value(table: str, rules: str, seed: int) -
 
     walk()
     assert checked
+
+
+@pytest.mark.parametrize(("table", "rules", "seed"), CASES)
+def test_every_window_with_the_bounds_equals_plain_minimax(table: str, rules: str, seed: int) -> None:
+    """The solver as `imp analyse` runs it (no partition entries), every window at every position of an endgame's
+    every line, inside tricks too, one solver warm from the lines before."""
+    assert walk_lines(table, rules, seed, partition=False)
