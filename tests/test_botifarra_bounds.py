@@ -5,12 +5,15 @@ trumps), and every window the solver answers with them, at every position."""
 
 from __future__ import annotations
 
+from random import Random
+
 import pytest
 
+from imptools.rules.botifarra.masks import POINTS_OF
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
 from imptools.rules.botifarra.position import Solver
 from tests.test_analyse_botifarra import endgame, record, value
-from tests.test_botifarra_partition import walk_lines
+from tests.test_botifarra_partition import plain, walk_lines
 
 TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
 CASES = [(t, r, s) for t, r in TABLES for s in range(12)]
@@ -58,3 +61,35 @@ def test_every_window_with_the_bounds_equals_plain_minimax(table: str, rules: st
     """The solver as `imp analyse` runs it (no partition entries), every window at every position of an endgame's
     every line, inside tricks too, one solver warm from the lines before."""
     assert walk_lines(table, rules, seed, partition=False)
+
+
+@pytest.mark.parametrize("rules", [LLIURE, OBLIGADA, CARREGAR])
+def test_sure_points_on_dealt_endgames(rules: str) -> None:
+    """Three-trick deals of the partnership table from two or three suits only (long suits: runs of top cards,
+    entries to the partner, rounds the others must follow and tricks enough for them all to matter), each trump
+    and botifarra: the leader's side's sure points (`sure`) and each side's sure trumps (`ruffs`) against plain
+    minimax from the deal."""
+    pos, _, _ = endgame(record("partnership", rules, 300), 3)
+    rng = Random(rules)
+    checked = 0
+    for _ in range(400):
+        suits = rng.sample(range(4), rng.choice((2, 3)))
+        cards = rng.sample([12 * s + r for s in suits for r in range(12)], 12)
+        hands = [sum(1 << c for c in cards[3 * i : 3 * i + 3]) for i in range(4)]
+        trump = rng.choice([*suits, -1])
+        pos.trump = trump  # the rules `plain` plays by
+        live = sum(hands)
+        points = sum(POINTS_OF[c] for c in cards)
+        leader = rng.randrange(4)
+        solver = Solver(rules, trump, pos.partner)
+        for seat in (leader, (leader + 1) % 4):
+            side = 1 << seat | 1 << pos.partner[seat]
+            exact = plain(pos, list(hands), leader, side)
+            solver.gain(hands, live, points, leader, [], -1, 0, seat, -1, 0)  # its state
+            mine, theirs = solver.ruffs() if trump >= 0 else (0, 0)
+            assert mine <= exact <= points + 3 - theirs, (hands, trump, seat, mine, exact, theirs)
+            if seat == leader:
+                q = solver.sure(leader)
+                assert q <= exact, (hands, trump, leader, q, exact)
+                checked += q > 0
+    assert checked

@@ -43,6 +43,8 @@ in play (relative ranks: which low cards are gone does not matter, only the orde
 def least_points(cards: int, r: int) -> int:
     """The fewest points `r` cards of `cards` (one suit) can hold: those of its `r` lowest (a suit's points rise with
     its ranks); all of them where it holds fewer."""
+    if (cards & LOW_ALL).bit_count() >= r:
+        return 0
     got = 0
     while cards and r:
         low = cards & -cards
@@ -193,7 +195,8 @@ class Solver:
         whatever the table: his lowest cards at least; of the partner, only in side suits, where no master trump
         of his is counted). And the points of the side's other master trumps (above every trump the opponents
         hold): wherever they are played, in those tricks or later, the trick is the side's, and only the led
-        and followed cards counted above are counted in those tricks."""
+        and followed cards counted above are counted in those tricks. Then one side suit's entry to the partner's
+        top cards of it (`entry`)."""
         lv = self.live
         hands = self.hands
         trump = self.trump
@@ -201,6 +204,7 @@ class Solver:
         own = hands[lead]
         mate = self.partner[lead]
         got = 0
+        runs = 0  # the tricks cashed (the leader's cards)
         last = 0  # the lowest card looked at: the cards without points down to it are relevant
         if trump >= 0:
             t = lv & trump_mask
@@ -213,6 +217,7 @@ class Solver:
                 got += 1 + POINTS_OF[top.bit_length() - 1]
                 t ^= top
                 cashed += 1
+            runs = cashed
             self.srel |= last & LOW_ALL
             theirs = 0
             for i in range(self.n):
@@ -228,6 +233,7 @@ class Solver:
                 masters >>= 1
                 b += 1
         mate_ruffs = mate >= 0 and bool(hands[mate] & trump_mask)
+        after: list[tuple[int, int, int, int]] = []  # each side suit's cards left, rounds left and cashes
         for s in range(4):
             if s == trump:
                 continue
@@ -255,11 +261,63 @@ class Solver:
                 rounds -= 1
                 cashed += 1
             self.srel |= last & LOW_ALL
+            runs += cashed
             if cashed:  # every other player holding the suit follows each card cashed (the fewest points he can)
                 for i in range(self.n):
                     if i != lead:
                         got += least_points(hands[i] & m, cashed)
+            if mate >= 0 and rounds and t and own & t and hands[mate] & t:
+                after.append((s, t, rounds, cashed))
+        if after:
+            got += self.entry(lead, after, own.bit_count() - runs)
         return got
+
+    def entry(self, lead: int, after: list[tuple[int, int, int, int]], spare: int) -> int:
+        """After the leader's run (`sure`), the most points of one side suit's entry to the partner: the leader
+        leads a low card of a suit whose top card left is his partner's, and the partner cashes his top cards
+        of it. `after` holds each such suit, its cards left, the rounds every opponent with trumps still follows
+        and the leader's cashes of it; `spare` the leader's cards not cashed. Each round is a trick and the
+        partner's card's points, with the fewest points the leader and the opponents can follow with; as many
+        rounds as the opponents with trumps follow, as the leader has cards left (and, if he holds trumps, of
+        the suit, so he need not ruff his partner's card), and as the partner holds of the suit beyond the cards
+        he followed the leader's run of it with (so his top cards stay his)."""
+        hands = self.hands
+        own = hands[lead]
+        mate = self.partner[lead]
+        held = hands[mate]
+        ruffer = bool(own & self.trump_mask)
+        best = 0
+        for s, t, rounds, cashed in after:
+            m = SUIT_MASK[s]
+            mine = own & t
+            limit = rounds if rounds < spare else spare
+            if ruffer and mine.bit_count() < limit:
+                limit = mine.bit_count()
+            c = (held & m).bit_count() - cashed
+            if c < limit:
+                limit = c
+            gain = 0
+            e = 0
+            last = 0
+            while t and e < limit:
+                top = 1 << (t.bit_length() - 1)
+                last = top
+                if not held & top:
+                    break
+                gain += 1 + POINTS_OF[top.bit_length() - 1]
+                t ^= top
+                e += 1
+            if not e:
+                continue
+            gain += least_points(mine, e)
+            for i in range(self.n):
+                if i != lead and i != mate:
+                    opp = hands[i] & m
+                    gain += least_points(opp, cashed + e) - least_points(opp, cashed)
+            self.srel |= last & LOW_ALL
+            if gain > best:
+                best = gain
+        return best
 
     def ruffs(self) -> tuple[int, int]:
         """Points each side (the searching side, the other) is sure of from its trumps. Every card is played, a
@@ -286,18 +344,28 @@ class Solver:
                 continue
             mine = side >> i & 1
             other = theirs if mine else ours
-            pts: list[int] = []  # the points of his trumps from the highest
+            held = t.bit_count()
             count = 0
             best = 0
-            while t:
-                top = t.bit_length() - 1
-                t ^= 1 << top
-                pts.append(POINTS_OF[top])
-                u = len(pts) - (other >> top).bit_count()
+            j = 0
+            x = t
+            while x:
+                top = x.bit_length() - 1
+                x ^= 1 << top
+                j += 1
+                above = (other >> top).bit_count()
+                if above >= held:  # no more of his trumps than of theirs above: none below is sure
+                    break
+                u = j - above
                 if u > 0:
                     if u > count:
                         count = u
-                    p = sum(pts[len(pts) - u :])
+                    y = t >> top << top  # his `j` highest trumps: the points of the `u` lowest
+                    p = 0
+                    for _ in range(u):
+                        low = y & -y
+                        p += POINTS_OF[low.bit_length() - 1]
+                        y ^= low
                     if p > best:
                         best = p
             got[mine] += best
