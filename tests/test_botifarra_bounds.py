@@ -15,7 +15,8 @@ from imptools.rules.botifarra.position import Solver
 from tests.test_analyse_botifarra import endgame, record, value
 from tests.test_botifarra_partition import plain, walk_lines
 
-TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
+RULES = [LLIURE, OBLIGADA, CARREGAR]
+TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in RULES]
 CASES = [(t, r, s) for t, r in TABLES for s in range(12)]
 
 
@@ -63,19 +64,22 @@ def test_every_window_with_the_bounds_equals_plain_minimax(table: str, rules: st
     assert walk_lines(table, rules, seed, partition=False)
 
 
-@pytest.mark.parametrize("rules", [LLIURE, OBLIGADA, CARREGAR])
-def test_sure_points_on_dealt_endgames(rules: str) -> None:
-    """Three-trick deals of the partnership table from two or three suits only (long suits: runs of top cards,
-    entries to the partner, rounds the others must follow and tricks enough for them all to matter), each trump
-    and botifarra: the leader's side's sure points (`sure`) and each side's sure trumps (`ruffs`) against plain
-    minimax from the deal."""
+DEALT = [(r, 3, 400) for r in RULES] + [(r, 4, 40 if r == LLIURE else 100) for r in RULES]
+
+
+@pytest.mark.parametrize(("rules", "tricks", "deals"), DEALT)
+def test_sure_points_on_dealt_endgames(rules: str, tricks: int, deals: int) -> None:
+    """Deals of the partnership table three or four tricks out, from two or three suits only (long suits: runs of
+    top cards, entries to the partner, rounds the others must follow, and tricks enough for them all to matter),
+    each trump and botifarra: the leader's side's sure points (`sure`) and each side's sure trumps (`ruffs`)
+    against plain minimax from the deal."""
     pos, _, _ = endgame(record("partnership", rules, 300), 3)
-    rng = Random(rules)
+    rng = Random(f"{rules}{tricks}")
     checked = 0
-    for _ in range(400):
+    for _ in range(deals):
         suits = rng.sample(range(4), rng.choice((2, 3)))
-        cards = rng.sample([12 * s + r for s in suits for r in range(12)], 12)
-        hands = [sum(1 << c for c in cards[3 * i : 3 * i + 3]) for i in range(4)]
+        cards = rng.sample([12 * s + r for s in suits for r in range(12)], 4 * tricks)
+        hands = [sum(1 << c for c in cards[tricks * i : tricks * (i + 1)]) for i in range(4)]
         trump = rng.choice([*suits, -1])
         pos.trump = trump  # the rules `plain` plays by
         live = sum(hands)
@@ -87,7 +91,7 @@ def test_sure_points_on_dealt_endgames(rules: str) -> None:
             exact = plain(pos, list(hands), leader, side)
             solver.gain(hands, live, points, leader, [], -1, 0, seat, -1, 0)  # its state
             mine, theirs = solver.ruffs() if trump >= 0 else (0, 0)
-            assert mine <= exact <= points + 3 - theirs, (hands, trump, seat, mine, exact, theirs)
+            assert mine <= exact <= points + tricks - theirs, (hands, trump, seat, mine, exact, theirs)
             if seat == leader:
                 q = solver.sure(leader)
                 assert q <= exact, (hands, trump, leader, q, exact)
