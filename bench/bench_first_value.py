@@ -2,6 +2,7 @@
 
 python bench/bench_first_value.py --hands 1 2 3 4                     # partnership `obligada`, seed 1, off
 python bench/bench_first_value.py --hands 3 --partition               # the same with partition entries
+PYTHONPATH=. python bench/bench_first_value.py --from-trick 3         # at trick 3's start (the record's plays)
 
 Each hand's first value for the player on lead (`Search(pos).value(pos.to_move())`, as `imp analyse` asks it
 first), the solver given to the hand's start beforehand (`Solver(partition=...)`); the line gives the value, the
@@ -27,6 +28,7 @@ def main() -> None:
     parser.add_argument("--hands", nargs="+", type=int, default=[1, 2, 3, 4])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--partition", action="store_true")
+    parser.add_argument("--from-trick", type=int, default=1, help="value the position at this trick's start")
     args = parser.parse_args()
     game = game_of(args.table, max(args.hands), args.seed)
     for hand in args.hands:
@@ -34,6 +36,8 @@ def main() -> None:
         assert not isinstance(found, str), found
         pos = found.position
         assert isinstance(pos, SearchBotifarra)
+        for _, _, card in found.plays[: (args.from_trick - 1) * pos.per_trick]:
+            pos.play(card)
         solver = pos._solver = Solver(pos.rules, pos.trump, pos.partner, partition=args.partition)
         cpu = time.process_time()
         value = Search(pos).value(pos.to_move())

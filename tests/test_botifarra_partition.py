@@ -19,14 +19,14 @@ TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIUR
 CASES = [(t, r, s) for t, r in TABLES for s in range(14)]
 
 
-def walk_lines(table: str, rules: str, seed: int) -> int:
+def walk_lines(table: str, rules: str, seed: int, partition: bool = True) -> int:
     """Every position of every line of an endgame (three tricks out, two where every card may be played), each
     asked for the player to move and the next one: the whole window and null windows below, at and above the
     value, each answer checked against plain minimax (exact inside the window, a bound on the side it fails).
-    Returns the positions checked."""
+    Returns the positions checked. With `partition` off, the solver as `imp analyse` runs it."""
     tricks = 2 if rules == LLIURE and table != "three" else 3
-    pos, slow, _ = endgame(record(table, rules, 500 + seed), tricks)
-    solver = Solver(pos.rules, pos.trump, pos.partner, partition=True)
+    pos, slow, _ = endgame(record(table, rules, (500 if partition else 700) + seed), tricks)
+    solver = Solver(pos.rules, pos.trump, pos.partner, partition=partition)
     checked = 0
 
     def walk() -> None:

@@ -40,6 +40,20 @@ PACK: tuple[int, ...] = tuple(_pext7(i >> 7, (i & 127) & (i >> 7)) for i in rang
 in play (relative ranks: which low cards are gone does not matter, only the order of those left)."""
 
 
+def least_points(cards: int, r: int) -> int:
+    """The fewest points `r` cards of `cards` (one suit) can hold: those of its `r` lowest (a suit's points rise with
+    its ranks); all of them where it holds fewer."""
+    if (cards & LOW_ALL).bit_count() >= r:
+        return 0
+    got = 0
+    while cards and r:
+        low = cards & -cards
+        got += POINTS_OF[low.bit_length() - 1]
+        cards ^= low
+        r -= 1
+    return got
+
+
 class Solver:
     """The points a side wins from a position of a three- or four-player hand (`SearchBotifarra.answer`).
 
@@ -51,7 +65,7 @@ class Solver:
     solvers: those entries cost more time and memory than they save). With two sides of two the points of one
     side from a position are the points left less the other's, so one table serves both. At each trick's start
     the search is bounded by the points left, the sure tricks the leader's side can cash (`sure`) and each
-    side's master trumps (`ruffs`). Equivalent cards (same suit and points, nothing in play between) are tried
+    side's sure trumps (`ruffs`). Equivalent cards (same suit and points, nothing in play between) are tried
     once; the order is the table's card, then the cheapest card that takes an opponent's trick, points onto a
     partner's trick no one can take, masters when leading, low cards else (`order`). The tables are kept for the
     whole hand, one per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the
@@ -177,9 +191,12 @@ class Solver:
         """Points the leader's side is sure of from a trick's start: the top trumps left in the leader's hand
         (each wins as it is led), then the top cards of a side suit while every opponent with trumps must follow
         it (and a partner with trumps can follow too, so he need not ruff): a trick and the led card's points
-        each. And the points of the side's other master trumps (above every trump the opponents hold): wherever
-        they are played, in those tricks or later, the trick is the side's, and only the led cards' points are
-        counted in those tricks."""
+        each, and the fewest points the others can follow with (each who holds the suit plays one of it a round,
+        whatever the table: his lowest cards at least; of the partner, only in side suits, where no master trump
+        of his is counted). And the points of the side's other master trumps (above every trump the opponents
+        hold): wherever they are played, in those tricks or later, the trick is the side's, and only the led
+        and followed cards counted above are counted in those tricks. Then one side suit's entry to the partner's
+        top cards of it (`entry`)."""
         lv = self.live
         hands = self.hands
         trump = self.trump
@@ -187,9 +204,11 @@ class Solver:
         own = hands[lead]
         mate = self.partner[lead]
         got = 0
+        runs = 0  # the tricks cashed (the leader's cards)
         last = 0  # the lowest card looked at: the cards without points down to it are relevant
         if trump >= 0:
             t = lv & trump_mask
+            cashed = 0
             while t:
                 top = 1 << (t.bit_length() - 1)
                 last = top
@@ -197,11 +216,15 @@ class Solver:
                     break
                 got += 1 + POINTS_OF[top.bit_length() - 1]
                 t ^= top
+                cashed += 1
+            runs = cashed
             self.srel |= last & LOW_ALL
             theirs = 0
             for i in range(self.n):
                 if i != lead and i != mate:
                     theirs |= hands[i]
+                    if cashed:  # an opponent follows each top trump cashed with one of his (the fewest points)
+                        got += least_points(hands[i] & trump_mask, cashed)
             b = (theirs & trump_mask).bit_length()
             masters = ((own | (hands[mate] if mate >= 0 else 0)) & t) >> b  # t: the trumps left after the cashed
             while masters:
@@ -210,6 +233,7 @@ class Solver:
                 masters >>= 1
                 b += 1
         mate_ruffs = mate >= 0 and bool(hands[mate] & trump_mask)
+        after: list[tuple[int, int, int, int]] = []  # each side suit's cards left, rounds left and cashes
         for s in range(4):
             if s == trump:
                 continue
@@ -226,6 +250,7 @@ class Solver:
                     rounds = c
             t = lv & m
             last = 0
+            cashed = 0
             while t and rounds:
                 top = 1 << (t.bit_length() - 1)
                 last = top
@@ -234,14 +259,73 @@ class Solver:
                 got += 1 + POINTS_OF[top.bit_length() - 1]
                 t ^= top
                 rounds -= 1
+                cashed += 1
             self.srel |= last & LOW_ALL
+            runs += cashed
+            if cashed:  # every other player holding the suit follows each card cashed (the fewest points he can)
+                for i in range(self.n):
+                    if i != lead:
+                        got += least_points(hands[i] & m, cashed)
+            if mate >= 0 and rounds and t and own & t and hands[mate] & t:
+                after.append((s, t, rounds, cashed))
+        if after:
+            got += self.entry(lead, after, own.bit_count() - runs)
         return got
 
+    def entry(self, lead: int, after: list[tuple[int, int, int, int]], spare: int) -> int:
+        """After the leader's run (`sure`), the most points of one side suit's entry to the partner: the leader
+        leads a low card of a suit whose top card left is his partner's, and the partner cashes his top cards
+        of it. `after` holds each such suit, its cards left, the rounds every opponent with trumps still follows
+        and the leader's cashes of it; `spare` the leader's cards not cashed. Each round is a trick and the
+        partner's card's points, with the fewest points the leader and the opponents can follow with; as many
+        rounds as the opponents with trumps follow, as the leader has cards left (and, if he holds trumps, of
+        the suit, so he need not ruff his partner's card), and as the partner holds of the suit beyond the cards
+        he followed the leader's run of it with (so his top cards stay his)."""
+        hands = self.hands
+        own = hands[lead]
+        mate = self.partner[lead]
+        held = hands[mate]
+        ruffer = bool(own & self.trump_mask)
+        best = 0
+        for s, t, rounds, cashed in after:
+            m = SUIT_MASK[s]
+            mine = own & t
+            limit = rounds if rounds < spare else spare
+            if ruffer and mine.bit_count() < limit:
+                limit = mine.bit_count()
+            c = (held & m).bit_count() - cashed
+            if c < limit:
+                limit = c
+            gain = 0
+            e = 0
+            last = 0
+            while t and e < limit:
+                top = 1 << (t.bit_length() - 1)
+                last = top
+                if not held & top:
+                    break
+                gain += 1 + POINTS_OF[top.bit_length() - 1]
+                t ^= top
+                e += 1
+            if not e:
+                continue
+            gain += least_points(mine, e)
+            for i in range(self.n):
+                if i != lead and i != mate:
+                    opp = hands[i] & m
+                    gain += least_points(opp, cashed + e) - least_points(opp, cashed)
+            self.srel |= last & LOW_ALL
+            if gain > best:
+                best = gain
+        return best
+
     def ruffs(self) -> tuple[int, int]:
-        """Points each side (the searching side, the other) is sure of from its trumps: a trump above every trump
-        the other side holds (a master) goes to its side in whatever trick it is played (the trick's highest trump
-        is the side's), so the side wins every master's points; and a player plays one card a trick, so each of
-        his masters is a trick of its own: the side wins a point for each master of the partner who holds more."""
+        """Points each side (the searching side, the other) is sure of from its trumps. Every card is played, a
+        trick's highest trump wins it, and a player plays one card a trick: so of a player's `j` highest trumps, at
+        most as many as the other side holds above the lowest of them are ever beaten (each of those beats at most
+        one of his cards), and the others, `u`, each win a trick of their own for his side, with at least the points
+        of the `u` lowest of the `j`. A side wins the tricks of its partner who has most of them and the points of
+        both. (With `j` the player's trumps above every trump the other side holds, his masters: each of them.)"""
         side = self.side
         trump_mask = self.trump_mask
         ours = theirs = 0
@@ -250,9 +334,8 @@ class Solver:
                 ours |= h & trump_mask
             else:
                 theirs |= h & trump_mask
-        for m in (ours, theirs):  # how many trumps are above the other side's highest one
-            if m:
-                self.srel |= 1 << (m.bit_length() - 1) & LOW_ALL
+        if self.partition:  # which of the cards without points lie above which decides the counts below
+            self.srel |= (ours | theirs) & LOW_ALL
         got = [0, 0]
         most = [0, 0]
         for i, h in enumerate(self.hands):
@@ -260,17 +343,32 @@ class Solver:
             if not t:
                 continue
             mine = side >> i & 1
-            b = (theirs if mine else ours).bit_length()
-            t >>= b
+            other = theirs if mine else ours
+            held = t.bit_count()
             count = 0
-            pts = 0
-            while t:
-                if t & 1:
-                    count += 1
-                    pts += POINTS_OF[b]
-                t >>= 1
-                b += 1
-            got[mine] += pts
+            best = 0
+            j = 0
+            x = t
+            while x:
+                top = x.bit_length() - 1
+                x ^= 1 << top
+                j += 1
+                above = (other >> top).bit_count()
+                if above >= held:  # no more of his trumps than of theirs above: none below is sure
+                    break
+                u = j - above
+                if u > 0:
+                    if u > count:
+                        count = u
+                    y = t >> top << top  # his `j` highest trumps: the points of the `u` lowest
+                    p = 0
+                    for _ in range(u):
+                        low = y & -y
+                        p += POINTS_OF[low.bit_length() - 1]
+                        y ^= low
+                    if p > best:
+                        best = p
+            got[mine] += best
             if count > most[mine]:
                 most[mine] = count
         return got[1] + most[1], got[0] + most[0]
