@@ -24,6 +24,11 @@ FIRST_SLOTS = 1 << 16
 short search (an endgame, one world of many) does not pay for the whole table."""
 
 
+def slot_of(key: int, mask: int) -> int:
+    """The first slot of `key`'s pair in a table of `mask + 1` slots (`Duel.node` computes it inline)."""
+    return ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & mask
+
+
 def count_of(total: int, tricks: int, seat_first: bool, own: int) -> int:
     """A player's two-player count from his `own` sum (twice his card points plus his tricks), where both
     players' sums come to `total` and their tricks to `tricks`: his card points and a point per two tricks, and
@@ -336,7 +341,7 @@ class Duel:
 
     def find(self, key: int) -> int:
         """The entry kept for `key`, -1 if none is (`node` looks its keys up the same way, inline)."""
-        i = ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & self.mask
+        i = slot_of(key, self.mask)
         if self.keys[i] == key:
             return self.vals[i]
         if self.keys[i ^ 1] == key:
@@ -348,7 +353,7 @@ class Duel:
         one, else in place of the entry with fewer cards left (the cheaper to search again). The table doubles while
         more than a quarter of its slots are taken, up to its most."""
         keys = self.keys
-        i = ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & self.mask
+        i = slot_of(key, self.mask)
         k0 = keys[i]
         if k0 != key:
             j = i ^ 1
@@ -380,7 +385,7 @@ class Duel:
             key = keys[i]
             if key < 0:
                 continue
-            if ((key & 0xFFFFFF) * 0x9E3779B1 ^ (key >> 24) * 0x85EBCA77) >> 24 & mask & n:
+            if slot_of(key, mask) & n:
                 keys[i] = -1
             else:
                 keys[i + n] = -1

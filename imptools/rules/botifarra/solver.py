@@ -360,12 +360,7 @@ class Solver:
                 if u > 0:
                     if u > count:
                         count = u
-                    y = t >> top << top  # his `j` highest trumps: the points of the `u` lowest
-                    p = 0
-                    for _ in range(u):
-                        low = y & -y
-                        p += POINTS_OF[low.bit_length() - 1]
-                        y ^= low
+                    p = least_points(t >> top << top, u)  # the `u` lowest of his `j` highest trumps
                     if p > best:
                         best = p
             got[mine] += best
