@@ -11,6 +11,7 @@ quietly turn the install into the pure one.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -53,25 +54,32 @@ Ninety-nine's search position, where nearly all of a hand's analysis runs (every
 path, the record model, the slips' pass, the shared judging walk with The Bottle Imp's ruleset, and Botifarra's and
 Ninety-nine's judging walks, where `imp validate` and `imp score` spend their time (docs/PERFORMANCE.md)."""
 
+NATIVE: list[tuple[str, str]] = []
+"""The search cores written in C, as (module, source): each is a line-by-line port of a compiled module's search, built
+beside the mypyc modules (the same compiler, the same all-or-nothing wheel) and chosen by its Python module where it was
+built (it visits the very positions the Python search visits, in the same order, and gives the same values)."""
+
 GROUP = "imptools.rules.bottle_imp.compiled"
 """The compiled modules' shared library, `compiled__mypyc` beside them (mypyc names one after the modules' hash, at the
 top of site-packages, unless told)."""
 
 SETUP = f"""
+import json
 import sys
-from setuptools import setup
+from setuptools import Extension, setup
 from mypyc.build import mypycify
 
 GROUP = {GROUP!r}
 
-modules, target = sys.argv[1:-1], sys.argv[-1]
+native, modules, target = json.loads(sys.argv[1]), sys.argv[2:-1], sys.argv[-1]
 setup(
     name="imptools-compiled",
     packages=[],
     py_modules=[],
     ext_modules=mypycify(
         ["--ignore-missing-imports", *modules], target_dir=target + "/c", opt_level="3", group_name=GROUP
-    ),
+    )
+    + [Extension(name, [source], extra_compile_args=["-O3"]) for name, source in native],
     script_args=["build_ext", "--build-lib", target + "/lib", "--build-temp", target + "/tmp"],
 )
 """
@@ -88,7 +96,7 @@ class CompileSearch(BuildHookInterface):  # type: ignore[type-arg]
             work = Path(tempfile.mkdtemp(prefix="imptools-mypyc-"))
             self._work = work
             run = subprocess.run(
-                [sys.executable, "-c", SETUP, *COMPILED, str(work)],
+                [sys.executable, "-c", SETUP, json.dumps(NATIVE), *COMPILED, str(work)],
                 cwd=self.root,
                 capture_output=True,
                 text=True,
@@ -100,6 +108,8 @@ class CompileSearch(BuildHookInterface):  # type: ignore[type-arg]
                 build_data["pure_python"] = False
                 build_data["infer_tag"] = True
                 self.app.display_info(f"imptools: compiled {', '.join(COMPILED)} with mypyc")
+                if NATIVE:
+                    self.app.display_info(f"imptools: compiled {', '.join(s for _, s in NATIVE)}")
                 return
             why = "mypyc failed: " + (run.stderr.strip().splitlines() or ["no output"])[-1]
         slower = "`imp analyse`, `imp validate` and `imp score` are slower"
