@@ -88,3 +88,15 @@ def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -
     assert covered["lying"] == ["0", "1", "2", "3"]
     assert covered["side"] == ["alone", "the first seat's", "the other"]
     assert "True" in covered["turned"]
+
+
+def test_the_position_asks_the_c_solver_where_it_was_built(tmp_path: Path) -> None:
+    """`position.new_solver` (what `answer` asks) gives the C class where the installed package has it, the Python
+    class else."""
+    _, module = where(tmp_path)
+    printed = installed(
+        ["-c", "from imptools.rules.botifarra.position import new_solver; "
+         "s = new_solver('obligada', 0, [2, 3, 0, 1]); print(type(s).__module__, s.nodes)"],
+        tmp_path,
+    ).split()  # fmt: skip
+    assert printed == ([MODULE, "0"] if module else ["imptools.rules.botifarra.solver", "0"])
