@@ -197,7 +197,7 @@ static int gen_grow(Gen *g) {
 
 /* `table[key] = value` of a dict: the entry's 22 low bits kept (all that is read of it). */
 static int gen_put(Gen *g, const u64 *k, i64 value) {
-    if (!g->mask || 2 * (g->count + 1) > g->mask + 1) {
+    if (!g->mask || 4 * (g->count + 1) > 3 * (g->mask + 1)) { /* at most three quarters full */
         if (gen_grow(g) < 0) return -1;
     }
     u64 v = (u64)value & 0x3FFFFF;
