@@ -61,6 +61,7 @@ def test_the_installed_c_solver_is_built_where_the_build_could_build_it(tmp_path
     else:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
         assert module.endswith("botifarra/csolver" + suffix), f"the build could build the C solver: {module!r}"
+        assert (Path(module).parent / "csolver.pyi").is_file()  # the stub ships beside it, for typed callers
 
 
 def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -> None:

@@ -254,7 +254,7 @@ typedef struct {
     u64 live;
     i64 live_points;
     Table *gens;
-    int failed; /* memory ran out: the search unwinds and `gain` raises MemoryError */
+    int failed; /* 1: memory ran out (`gain` raises MemoryError), 2: a signal's handler raised: the search unwinds */
 } Solver;
 
 static void key_of(const Solver *self, int lead, u64 *key) {
@@ -516,6 +516,10 @@ static int order(const Solver *self, int seat, u64 legal, int k, int win, int wa
 
 static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha, i64 beta) {
     self->nodes++;
+    if (!(self->nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) { /* Ctrl-C: unwind, nothing more kept */
+        self->failed = 2;
+        return 0;
+    }
     int n = self->n;
     u64 *hands = self->hands;
     int side = self->side;
@@ -875,6 +879,7 @@ static PyObject *Solver_gain(Solver *self, PyObject *args, PyObject *kwds) {
     self->failed = 0;
     int led = nt ? (int)(trick[0] / 12) : -1;
     i64 got = node(self, nt, leader, winning, wins_at, led, pts, tmask, alpha, beta);
+    if (self->failed == 2) return NULL; /* the signal handler's exception (KeyboardInterrupt) is set */
     if (self->failed) return PyErr_NoMemory();
     return PyLong_FromLongLong(got);
 }
