@@ -70,10 +70,10 @@ def _native() -> type[NativeSolver] | None:
     """The solver written in C (`csolver.Solver`, a port of `Solver` that visits the same positions) where the wheel
     was compiled with it (hatch_build.py `NATIVE`), else None (a pure install: the Python class serves)."""
     try:
-        from imptools.rules.botifarra import csolver
+        from imptools.rules.botifarra.csolver import Solver as Native
     except ImportError:
         return None
-    return csolver.Solver
+    return Native
 
 
 NATIVE_SOLVER = _native()
