@@ -130,6 +130,7 @@ def compare(module: ModuleType, endgames: int, hands: int, seed: int) -> dict[st
         "lying": set(),
         "side": set(),
         "turned": set(),
+        "to move": set(),
     }
     compared = nodes = 0
     for g in range(endgames):
@@ -150,6 +151,8 @@ def compare(module: ModuleType, endgames: int, hands: int, seed: int) -> dict[st
                 compared += 1
                 if got != want or c.nodes != py.nodes:
                     diffs.append(f"endgame {g} seat {seat} ({alpha}, {beta}): {got} {c.nodes} for {want} {py.nodes}")
+                mover = (p["leader"] + len(p["trick"])) % n
+                covered["to move"].add("its side" if mover in (seat, partner[seat]) else "the others")
                 covered["side"].add(
                     "alone" if partner[seat] < 0 else "the first seat's" if seat % 2 == 0 else "the other"
                 )

@@ -88,6 +88,7 @@ def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -
     ]
     assert covered["lying"] == ["0", "1", "2", "3"]
     assert covered["side"] == ["alone", "the first seat's", "the other"]
+    assert covered["to move"] == ["its side", "the others"]
     assert "True" in covered["turned"]
 
 
