@@ -145,7 +145,7 @@ def compare(module: ModuleType, endgames: int, hands: int, seed: int) -> dict[st
         total = p["live_points"] + p["live"].bit_count() // n
         for seat in rng.sample(range(n), 2):  # one solver, its tables warm, for two seats (both sides with partners)
             for alpha, beta in windows(rng, total):
-                args = [p["hands"], p["live"], p["live_points"], p["leader"], p["trick"], p["winning"], p["wins_at"]]
+                args = (p["hands"], p["live"], p["live_points"], p["leader"], p["trick"], p["winning"], p["wins_at"])
                 want = py.gain(*args, seat, alpha, beta)
                 got = c.gain(*args, seat, alpha, beta)
                 compared += 1
@@ -177,7 +177,7 @@ def compare(module: ModuleType, endgames: int, hands: int, seed: int) -> dict[st
             Solver(pos.rules, pos.trump, pos.partner, cap=cap),
             module.Solver(pos.rules, pos.trump, pos.partner, cap),
         )
-        args = [pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at]
+        args = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at)
         for seat, bound in HAND_WINDOWS[h % len(HAND_WINDOWS)]:
             want = py.gain(*args, seat, bound - 1, bound)
             got = c.gain(*args, seat, bound - 1, bound)

@@ -42,7 +42,7 @@ def build(tmp_path: Path) -> Path:
     and headers)."""
     cc = (sysconfig.get_config_var("CC") or "cc").split()
     ldshared = (sysconfig.get_config_var("LDSHARED") or "cc -shared").split()
-    target = tmp_path / ("csolver" + sysconfig.get_config_var("EXT_SUFFIX"))
+    target = tmp_path / ("csolver" + str(sysconfig.get_config_var("EXT_SUFFIX")))
     obj = tmp_path / "csolver.o"
     include = sysconfig.get_paths()["include"]
     for command in ([*cc, "-O2", "-fPIC", "-I", include, "-c", str(SOURCE), "-o", str(obj)],
