@@ -77,6 +77,8 @@ def main() -> None:
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")
     print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")
+    native = getattr(searched, "NATIVE_SOLVER", None)  # Botifarra's solver written in C, where it was built
+    print(f"three- and four-player solver: {'C (' + native.__module__ + ')' if native else 'Python'}")
     ctx = mp.get_context("fork")
     for table in args.tables:
         hands = args.hands or (20 if TABLES[table][0] == 4 else 5)

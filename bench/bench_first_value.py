@@ -5,9 +5,10 @@ python bench/bench_first_value.py --hands 3 --partition               # the same
 PYTHONPATH=. python bench/bench_first_value.py --from-trick 3         # at trick 3's start (the record's plays)
 
 Each hand's first value for the player on lead (`Search(pos).value(pos.to_move())`, as `imp analyse` asks it
-first), the solver given to the hand's start beforehand (`Solver(partition=...)`); the line gives the value, the
-positions the solver visited (the same on any load), its partition hits, the CPU seconds and the peak memory.
-Run after `pip install .` from outside the tree to measure the compiled solver.
+first), the solver given to the hand's start beforehand (`position.new_solver`: the one written in C where it was
+built; the Python class with `--partition`); the line gives the value, the positions the solver visited (the same on
+any load and in either solver), its partition hits, the CPU seconds and the peak memory. Run after `pip install .`
+from outside the tree to measure the compiled solver.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import time
 from bench_botifarra import TABLES, game_of
 
 from imptools.analyse import Search, played_hand
-from imptools.rules.botifarra.position import SearchBotifarra, Solver
+from imptools.rules.botifarra.position import SearchBotifarra, Solver, new_solver
 
 
 def main() -> None:
@@ -38,13 +39,19 @@ def main() -> None:
         assert isinstance(pos, SearchBotifarra)
         for _, _, card in found.plays[: (args.from_trick - 1) * pos.per_trick]:
             pos.play(card)
-        solver = pos._solver = Solver(pos.rules, pos.trump, pos.partner, partition=args.partition)
+        # the solver `answer` would make (the one written in C where it was built); partition entries: the Python class
+        solver = pos._solver = (
+            Solver(pos.rules, pos.trump, pos.partner, partition=True)
+            if args.partition
+            else new_solver(pos.rules, pos.trump, pos.partner)
+        )
         cpu = time.process_time()
         value = Search(pos).value(pos.to_move())
         cpu = time.process_time() - cpu
+        hits = getattr(solver, "phits", 0)  # the C solver keeps no partition entries
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
-            f"{args.table} hand {hand}: value {value}, {solver.nodes} positions, {solver.phits} partition hits, "
+            f"{args.table} hand {hand}: value {value}, {solver.nodes} positions, {hits} partition hits, "
             f"{cpu:.2f} s CPU, peak {peak:.0f} MB (so far)",
             flush=True,
         )

@@ -22,6 +22,7 @@ compiled solver: `Solver` with three or four players, `duel.Duel` with two
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, bits
@@ -35,6 +36,9 @@ from imptools.rules.botifarra.setup import Setup
 from imptools.rules.botifarra.solver import Solver
 from imptools.rules.tricks import Played, after_exchange, turn_order, walk_tricks
 
+if TYPE_CHECKING:
+    from imptools.rules.botifarra.csolver import Solver as NativeSolver
+
 __all__ = [
     "BIT",
     "CARD",
@@ -46,6 +50,7 @@ __all__ = [
     "legal_mask",
     "lows",
     "mask_of",
+    "new_solver",
 ]
 
 _CODE_BITS = 48
@@ -59,6 +64,29 @@ INF = 1 << 40
 
 MARKS = (5, 15)
 """A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
+
+
+def _native() -> type[NativeSolver] | None:
+    """The solver written in C (`csolver.Solver`, a port of `Solver` that visits the same positions) where the wheel
+    was compiled with it (hatch_build.py `NATIVE`), else None (a pure install: the Python class serves)."""
+    try:
+        from imptools.rules.botifarra.csolver import Solver as Native
+    except ImportError:
+        return None
+    return Native
+
+
+NATIVE_SOLVER = _native()
+"""`csolver.Solver` where it was built, else None."""
+
+
+def new_solver(rules: str, trump: int, partner: list[int]) -> Solver | NativeSolver:
+    """The solver `answer` asks: the one written in C where it was built, else the Python class (the same positions,
+    values and `nodes`: tests/test_native_solver.py)."""
+    if NATIVE_SOLVER is not None:
+        return NATIVE_SOLVER(rules, trump, partner)
+    return Solver(rules, trump, partner)
+
 
 Saved = tuple[int, int, int, int, list[int] | None, int, int]
 """What `undo` needs: the bit, its seat, the winning bit and index before it; for a play that ended a trick, the
@@ -117,7 +145,7 @@ class SearchBotifarra:
         self.card_points = [0] * self.n
         self.tricks = [0] * self.n
         self._undo: list[Saved] = []
-        self._solver: Solver | None = None
+        self._solver: Solver | NativeSolver | None = None
         self._duel_solver: Duel | None = None
         self._released = 0
         """The positions the solvers dropped by `release` had visited."""
@@ -284,7 +312,7 @@ class SearchBotifarra:
         if self.two_player:
             return self._duel(player, alpha, beta)
         if self._solver is None:
-            self._solver = Solver(self.rules, self.trump, self.partner)
+            self._solver = new_solver(self.rules, self.trump, self.partner)
         seat = self.seat[player]
         side = self._side_bits(player)
         lo, hi = self._known(side)

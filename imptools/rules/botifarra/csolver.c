@@ -1,0 +1,1033 @@
+/* Botifarra's double-dummy solver for three and four players, written in C: a line-by-line port of `Solver`
+ * (imptools/rules/botifarra/solver.py) and of the helpers of masks.py it calls (`legal_coded`, `beats`,
+ * `cannot_be_taken`).
+ *
+ * It visits the very positions the Python class visits, in the same order, and gives the same values: the same
+ * bounds (`sure`, `entry`, `ruffs`, `least_points`), the same move order (`order`: the same scores, the same
+ * ties), the same table behaviour (two generations of `cap` entries a side, the newer looked up first, stored
+ * into, and made the older when it holds more than `cap`) and the same `nodes`. The Python class stays the
+ * reference and the fallback (`position.new_solver` chooses); tests/test_native_solver.py compares the two.
+ * Partition search (`Solver(partition=True)`) is not ported: it is off by default and the Python class serves it.
+ *
+ * A card is bit `suit * 12 + strength - 1` of a 48-bit mask (masks.py). A trick start's key (`key_of`) is kept as
+ * four 64-bit words, one a suit (each hand's twelve bits of it, the first seat highest, the cards without points
+ * by their rank among those in play), the leader (with the bit 4 above it, as in Python) in bits 48-50 of the
+ * first word. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1: the bits the
+ * Python entry is read by) in the free high bits of the first two: 32 bytes, open addressing, linear probing.
+ */
+
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef uint64_t u64;
+typedef int64_t i64;
+
+#define INF ((i64)1 << 40)
+#define LOW_CARDS ((u64)0x7F)
+#define LOW_ALL (LOW_CARDS | LOW_CARDS << 12 | LOW_CARDS << 24 | LOW_CARDS << 36)
+#define SUIT(s) ((u64)0xFFF << (12 * (s)))
+#define DEFAULT_CAP 1000000
+#define FIRST_SLOTS 1024
+#define KEY48 (((u64)1 << 48) - 1)
+#define KEY51 (((u64)1 << 51) - 1)
+
+/* masks.POINTS_OF: the card points of each bit (a suit's seven low cards none, then 1 2 3 4 5). */
+static const int POINTS_OF[48] = {
+    0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5,
+    0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5,
+};
+/* masks.POINT_MASK: the point cards of every suit. */
+static const u64 POINT_MASK = (u64)0xF80F80F80F80;
+/* solver.PACK, filled at import (`fill_pack`). */
+static uint8_t PACK[1 << 14];
+
+static inline int popcount(u64 x) { return __builtin_popcountll(x); }
+/* Python's int.bit_length (0 for 0). */
+static inline int bitlen(u64 x) { return x ? 64 - __builtin_clzll(x) : 0; }
+/* Python's floor division by 12 (a card's suit; -1 for no card). */
+static inline int suit_of(int b) { return b >= 0 ? b / 12 : -1; }
+
+static void fill_pack(void) {
+    for (int i = 0; i < (1 << 14); i++) {
+        int live = i >> 7, own = (i & 127) & (i >> 7), out = 0, k = 0;
+        for (int j = 0; j < 7; j++) {
+            if (live >> j & 1) {
+                if (own >> j & 1) out |= 1 << k;
+                k++;
+            }
+        }
+        PACK[i] = (uint8_t)out;
+    }
+}
+
+/* --------------------------------------------------------------------------------------- masks.py */
+
+/* masks.beats */
+static inline int beats(int card, int winning, int trump) {
+    int s = suit_of(card), w = suit_of(winning);
+    return (s == w && card > winning) || (s == trump && w != trump);
+}
+
+/* masks.lows */
+static inline u64 lows(u64 held) {
+    u64 out = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 x = held & SUIT(s);
+        if (x) out |= x & (~x + 1);
+    }
+    return out;
+}
+
+/* masks._allowed */
+static inline u64 allowed(int cell, u64 pool, u64 low) { return cell == 1 ? low : pool & (POINT_MASK | low); }
+
+/* masks.legal_coded */
+static u64 legal_coded(int cells, int trump, int led, int winning, int partner_master, u64 held) {
+    if (led < 0) return held;
+    u64 follow = held & SUIT(led);
+    if (partner_master) {
+        u64 pool = follow ? follow : held;
+        int cell = cells & 3;
+        return cell == 0 ? pool : allowed(cell, pool, lows(pool));
+    }
+    u64 above = ~((((u64)2) << winning) - 1);
+    if (follow) {
+        u64 beaters = suit_of(winning) == led ? follow & above : 0;
+        if (beaters) return beaters;
+        int cell = cells >> 2 & 3;
+        return cell == 0 ? follow : allowed(cell, follow, follow & (~follow + 1));
+    }
+    if (trump >= 0) {
+        u64 trumps = held & SUIT(trump);
+        if (suit_of(winning) == trump) trumps &= above;
+        if (trumps) return trumps;
+    }
+    int cell = cells >> 4 & 3;
+    return cell == 0 ? held : allowed(cell, held, lows(held));
+}
+
+/* masks.cannot_be_taken */
+static int cannot_be_taken(const u64 *hands, int n, int trump, int lead, int k, int win, int led) {
+    u64 trump_mask = trump >= 0 ? SUIT(trump) : 0;
+    u64 above = ~((((u64)2) << win) - 1);
+    int wsuit = suit_of(win);
+    for (int j = k + 1; j < n; j++) {
+        u64 held = hands[(lead + j) % n];
+        u64 follow = held & SUIT(led);
+        if (follow) {
+            if (wsuit == led && (follow & above)) return 0;
+        } else if ((held & trump_mask) && (wsuit != trump || (held & trump_mask & above))) {
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* solver.least_points */
+static i64 least_points(u64 cards, int r) {
+    if (popcount(cards & LOW_ALL) >= r) return 0;
+    i64 got = 0;
+    while (cards && r) {
+        u64 low = cards & (~cards + 1);
+        got += POINTS_OF[__builtin_ctzll(cards)];
+        cards ^= low;
+        r--;
+    }
+    return got;
+}
+
+/* --------------------------------------------------------------------------------------- the tables */
+
+typedef struct {
+    u64 *slots; /* four words a slot; a slot whose first word is 0 is empty (a key's first word never is) */
+    u64 mask;   /* slots - 1 (slots a power of two), 0 before the first store */
+    u64 count;
+} Gen;
+
+typedef struct {
+    Gen gen[2]; /* the newer, the older */
+} Table;
+
+static inline u64 hash_key(const u64 *k) {
+    u64 h = k[0] * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 29) ^ k[1]) * 0xBF58476D1CE4E5B9ULL;
+    h = (h ^ (h >> 31) ^ k[2]) * 0x94D049BB133111EBULL;
+    h = (h ^ (h >> 29) ^ k[3]) * 0x9E3779B97F4A7C15ULL;
+    return h ^ (h >> 32);
+}
+
+static inline int same_key(const u64 *slot, const u64 *k) {
+    return (slot[0] & KEY51) == k[0] && (slot[1] & KEY48) == k[1] && slot[2] == k[2] && slot[3] == k[3];
+}
+
+/* The entry of `k` in `g`, or -1. */
+static inline i64 gen_get(const Gen *g, const u64 *k) {
+    if (!g->mask) return -1;
+    u64 i = hash_key(k) & g->mask;
+    for (;;) {
+        const u64 *slot = g->slots + 4 * i;
+        if (!slot[0]) return -1;
+        if (same_key(slot, k)) return (i64)((slot[0] >> 51) | (slot[1] >> 48) << 13);
+        i = (i + 1) & g->mask;
+    }
+}
+
+static int gen_grow(Gen *g) {
+    u64 size = g->mask ? 2 * (g->mask + 1) : FIRST_SLOTS;
+    u64 *slots = calloc(4 * size, sizeof(u64));
+    if (!slots) return -1;
+    if (g->mask) {
+        for (u64 j = 0; j <= g->mask; j++) {
+            u64 *old = g->slots + 4 * j;
+            if (!old[0]) continue;
+            u64 k[4] = {old[0] & KEY51, old[1] & KEY48, old[2], old[3]};
+            u64 i = hash_key(k) & (size - 1);
+            while (slots[4 * i]) i = (i + 1) & (size - 1);
+            memcpy(slots + 4 * i, old, 4 * sizeof(u64));
+        }
+        free(g->slots);
+    }
+    g->slots = slots;
+    g->mask = size - 1;
+    return 0;
+}
+
+/* `table[key] = value` of a dict: the entry's 22 low bits kept (all that is read of it). */
+static int gen_put(Gen *g, const u64 *k, i64 value) {
+    if (!g->mask || 4 * (g->count + 1) > 3 * (g->mask + 1)) { /* at most three quarters full */
+        if (gen_grow(g) < 0) return -1;
+    }
+    u64 v = (u64)value & 0x3FFFFF;
+    u64 i = hash_key(k) & g->mask;
+    for (;;) {
+        u64 *slot = g->slots + 4 * i;
+        if (!slot[0]) {
+            g->count++;
+            break;
+        }
+        if (same_key(slot, k)) break;
+        i = (i + 1) & g->mask;
+    }
+    u64 *slot = g->slots + 4 * i;
+    slot[0] = k[0] | (v & 0x1FFF) << 51;
+    slot[1] = k[1] | (v >> 13) << 48;
+    slot[2] = k[2];
+    slot[3] = k[3];
+    return 0;
+}
+
+static void gen_free(Gen *g) {
+    free(g->slots);
+    g->slots = NULL;
+    g->mask = 0;
+    g->count = 0;
+}
+
+/* `gens[1], gens[0] = gens[0], {}`: the older dropped (its memory kept, emptied, for the newer). */
+static void table_turn(Table *t) {
+    Gen old = t->gen[1];
+    t->gen[1] = t->gen[0];
+    t->gen[0] = old;
+    if (old.mask) memset(old.slots, 0, 4 * (old.mask + 1) * sizeof(u64));
+    t->gen[0].count = 0;
+}
+
+/* --------------------------------------------------------------------------------------- the solver */
+
+typedef struct {
+    PyObject_HEAD
+    int n;
+    int cells;
+    int trump;
+    u64 trump_mask;
+    int partner[4];
+    long long cap;
+    long long nodes;
+    Table *tables[16]; /* by the side kept (a mask of seats), made on first use */
+    /* the search's state, set by `gain` */
+    u64 hands[4];
+    int side;
+    int flip;
+    u64 live;
+    i64 live_points;
+    Table *gens;
+    int failed; /* 1: memory ran out (`gain` raises MemoryError), 2: a signal's handler raised: the search unwinds */
+} Solver;
+
+static void key_of(const Solver *self, int lead, u64 *key) {
+    u64 lv = self->live;
+    for (int s = 0; s < 4; s++) {
+        int sh = 12 * s;
+        u64 base = ((lv >> sh) & LOW_CARDS) << 7;
+        u64 part = 0;
+        for (int i = 0; i < self->n; i++) {
+            u64 x = (self->hands[i] >> sh) & 0xFFF;
+            u64 low = x & LOW_CARDS;
+            part = (part << 12) | (x & 0xF80) | PACK[base | low];
+        }
+        key[s] = part;
+    }
+    key[0] |= (u64)(lead | 4) << 48;
+}
+
+typedef struct {
+    int s;
+    u64 t;
+    int rounds;
+    int cashed;
+} After;
+
+static i64 entry(const Solver *self, int lead, const After *after, int count, int spare) {
+    const u64 *hands = self->hands;
+    u64 own = hands[lead];
+    int mate = self->partner[lead];
+    u64 held = hands[mate];
+    int ruffer = (own & self->trump_mask) != 0;
+    i64 best = 0;
+    for (int a = 0; a < count; a++) {
+        int s = after[a].s, rounds = after[a].rounds, cashed = after[a].cashed;
+        u64 t = after[a].t;
+        u64 m = SUIT(s);
+        u64 mine = own & t;
+        int limit = rounds < spare ? rounds : spare;
+        if (ruffer && popcount(mine) < limit) limit = popcount(mine);
+        int c = popcount(held & m) - cashed;
+        if (c < limit) limit = c;
+        i64 gain = 0;
+        int e = 0;
+        while (t && e < limit) {
+            int tb = bitlen(t) - 1;
+            u64 top = (u64)1 << tb;
+            if (!(held & top)) break;
+            gain += 1 + POINTS_OF[tb];
+            t ^= top;
+            e++;
+        }
+        if (!e) continue;
+        gain += least_points(mine, e);
+        for (int i = 0; i < self->n; i++) {
+            if (i != lead && i != mate) {
+                u64 opp = hands[i] & m;
+                gain += least_points(opp, cashed + e) - least_points(opp, cashed);
+            }
+        }
+        if (gain > best) best = gain;
+    }
+    return best;
+}
+
+static i64 sure(const Solver *self, int lead) {
+    u64 lv = self->live;
+    const u64 *hands = self->hands;
+    int trump = self->trump;
+    u64 trump_mask = self->trump_mask;
+    u64 own = hands[lead];
+    int mate = self->partner[lead];
+    int n = self->n;
+    i64 got = 0;
+    int runs = 0;
+    if (trump >= 0) {
+        u64 t = lv & trump_mask;
+        int cashed = 0;
+        while (t) {
+            int tb = bitlen(t) - 1;
+            u64 top = (u64)1 << tb;
+            if (!(own & top)) break;
+            got += 1 + POINTS_OF[tb];
+            t ^= top;
+            cashed++;
+        }
+        runs = cashed;
+        u64 theirs = 0;
+        for (int i = 0; i < n; i++) {
+            if (i != lead && i != mate) {
+                theirs |= hands[i];
+                if (cashed) got += least_points(hands[i] & trump_mask, cashed);
+            }
+        }
+        int b = bitlen(theirs & trump_mask);
+        u64 masters = ((own | (mate >= 0 ? hands[mate] : 0)) & t) >> b;
+        while (masters) {
+            if (masters & 1) got += POINTS_OF[b];
+            masters >>= 1;
+            b++;
+        }
+    }
+    int mate_ruffs = mate >= 0 && (hands[mate] & trump_mask);
+    After after[4];
+    int count = 0;
+    for (int s = 0; s < 4; s++) {
+        if (s == trump) continue;
+        u64 m = SUIT(s);
+        int rounds = 12;
+        for (int i = 0; i < n; i++) {
+            if (i != lead && i != mate && (hands[i] & trump_mask)) {
+                int c = popcount(hands[i] & m);
+                if (c < rounds) rounds = c;
+            }
+        }
+        if (mate_ruffs) {
+            int c = popcount(hands[mate] & m);
+            if (c < rounds) rounds = c;
+        }
+        u64 t = lv & m;
+        int cashed = 0;
+        while (t && rounds) {
+            int tb = bitlen(t) - 1;
+            u64 top = (u64)1 << tb;
+            if (!(own & top)) break;
+            got += 1 + POINTS_OF[tb];
+            t ^= top;
+            rounds--;
+            cashed++;
+        }
+        runs += cashed;
+        if (cashed) {
+            for (int i = 0; i < n; i++) {
+                if (i != lead) got += least_points(hands[i] & m, cashed);
+            }
+        }
+        if (mate >= 0 && rounds && t && (own & t) && (hands[mate] & t)) {
+            after[count].s = s;
+            after[count].t = t;
+            after[count].rounds = rounds;
+            after[count].cashed = cashed;
+            count++;
+        }
+    }
+    if (count) got += entry(self, lead, after, count, popcount(own) - runs);
+    return got;
+}
+
+/* solver.ruffs: the searching side's sure trump points, the other side's. */
+static void ruffs(const Solver *self, i64 *mine_out, i64 *theirs_out) {
+    int side = self->side;
+    u64 trump_mask = self->trump_mask;
+    u64 ours = 0, theirs = 0;
+    for (int i = 0; i < self->n; i++) {
+        if (side >> i & 1)
+            ours |= self->hands[i] & trump_mask;
+        else
+            theirs |= self->hands[i] & trump_mask;
+    }
+    i64 got[2] = {0, 0};
+    int most[2] = {0, 0};
+    for (int i = 0; i < self->n; i++) {
+        u64 t = self->hands[i] & trump_mask;
+        if (!t) continue;
+        int mine = side >> i & 1;
+        u64 other = mine ? theirs : ours;
+        int held = popcount(t);
+        int count = 0;
+        i64 best = 0;
+        int j = 0;
+        u64 x = t;
+        while (x) {
+            int top = bitlen(x) - 1;
+            x ^= (u64)1 << top;
+            j++;
+            int above = popcount(other >> top);
+            if (above >= held) break;
+            int u = j - above;
+            if (u > 0) {
+                if (u > count) count = u;
+                i64 p = least_points(t >> top << top, u);
+                if (p > best) best = p;
+            }
+        }
+        got[mine] += best;
+        if (count > most[mine]) most[mine] = count;
+    }
+    *mine_out = got[1] + most[1];
+    *theirs_out = got[0] + most[0];
+}
+
+/* solver.order: one card of each run of equivalent legal cards, in the order to try them; returns how many. */
+static int order(const Solver *self, int seat, u64 legal, int k, int win, int wat, int lead, int led, int *moves) {
+    u64 lv = self->live;
+    int n = self->n;
+    int reps[48];
+    int count = 0;
+    int prev = -1;
+    u64 x = legal;
+    while (x) {
+        int b = __builtin_ctzll(x);
+        x &= x - 1;
+        if (prev >= 0 && prev / 12 == b / 12 && POINTS_OF[prev] == POINTS_OF[b] &&
+            !(lv & ((((u64)1) << b) - (((u64)2) << prev)))) {
+            prev = b;
+            continue;
+        }
+        prev = b;
+        reps[count++] = b;
+    }
+    if (count == 1) {
+        moves[0] = reps[0];
+        return 1;
+    }
+    i64 out[48];
+    if (k == 0) {
+        int mate = self->partner[seat];
+        u64 partner = mate >= 0 ? self->hands[mate] : 0;
+        for (int r = 0; r < count; r++) {
+            int b = reps[r];
+            u64 m = SUIT(b / 12);
+            int top = !(lv & m & ~((((u64)2) << b) - 1));
+            i64 score;
+            if (top)
+                score = -1000 - POINTS_OF[b];
+            else if ((partner & m) && bitlen(lv & m) == bitlen(partner & m))
+                score = -500 + POINTS_OF[b] * 16 + b % 12;
+            else
+                score = POINTS_OF[b] * 16 + b % 12;
+            out[r] = score * 64 + b;
+        }
+    } else {
+        int mine = self->partner[seat] == (lead + wat) % n;
+        int safe = mine && cannot_be_taken(self->hands, n, self->trump, lead, k, win, led);
+        for (int r = 0; r < count; r++) {
+            int b = reps[r];
+            int p = POINTS_OF[b];
+            i64 score;
+            if (mine)
+                score = safe ? -64 - p : p * 16 + b % 12;
+            else if (beats(b, win, self->trump))
+                score = k == n - 1 ? -64 - p : -64 + (b / 12 == self->trump) * 16 + b % 12;
+            else
+                score = p * 16 + b % 12;
+            out[r] = score * 64 + b;
+        }
+    }
+    for (int i = 1; i < count; i++) { /* the scores are distinct (each holds its card): any sort is Python's */
+        i64 v = out[i];
+        int j = i - 1;
+        while (j >= 0 && out[j] > v) {
+            out[j + 1] = out[j];
+            j--;
+        }
+        out[j + 1] = v;
+    }
+    for (int r = 0; r < count; r++) moves[r] = (int)(out[r] & 63);
+    return count;
+}
+
+static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha, i64 beta) {
+    self->nodes++;
+    if (!(self->nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) { /* Ctrl-C: unwind, nothing more kept */
+        self->failed = 2;
+        return 0;
+    }
+    int n = self->n;
+    u64 *hands = self->hands;
+    int side = self->side;
+    int trump = self->trump;
+    Table *gens = self->gens;
+    i64 lo = 0, hi = 0;
+    int first = -1;
+    int keyed = 0;
+    u64 key[4];
+    i64 slo = 0, shi = INF;
+    if (k == 0) {
+        u64 lv = self->live;
+        if (!lv) return 0;
+        int left = popcount(lv);
+        if (left == n) { /* the last trick: one card each */
+            int w = -1, wk = 0;
+            i64 got = 1;
+            for (int i = 0; i < n; i++) {
+                int b = bitlen(hands[(lead + i) % n]) - 1;
+                got += b >= 0 ? POINTS_OF[b] : 0;
+                if (i == 0) {
+                    w = b;
+                    continue;
+                }
+                if (beats(b, w, trump)) {
+                    w = b;
+                    wk = i;
+                }
+            }
+            return side >> ((lead + wk) % n) & 1 ? got : 0;
+        }
+        hi = self->live_points + left / n;
+        key_of(self, lead, key);
+        keyed = 1;
+        i64 e = gen_get(&gens->gen[0], key);
+        if (e < 0) e = gen_get(&gens->gen[1], key);
+        if (e >= 0) {
+            i64 elo = e & 0xFF, ehi = e >> 8 & 0xFF;
+            first = (int)(e >> 16 & 63) - 1;
+            if (self->flip) {
+                i64 t = elo;
+                elo = hi - ehi;
+                ehi = hi - t;
+            }
+            if (elo > lo) lo = elo;
+            if (ehi < hi) hi = ehi;
+        } else {
+            i64 q = sure(self, lead);
+            i64 mine_t = 0, theirs_t = 0;
+            if (trump >= 0) ruffs(self, &mine_t, &theirs_t);
+            if (side >> lead & 1) {
+                slo = q > mine_t ? q : mine_t;
+                shi = hi - theirs_t;
+            } else {
+                slo = mine_t;
+                shi = hi - (q > theirs_t ? q : theirs_t);
+            }
+        }
+        if (slo > lo || shi < hi) {
+            i64 nlo = slo > lo ? slo : lo;
+            i64 nhi = shi < hi ? shi : hi;
+            if (nlo >= beta || nlo == nhi || nhi <= alpha) {
+                lo = nlo;
+                hi = nhi;
+            }
+        }
+        if (lo >= beta || lo == hi) return lo;
+        if (hi <= alpha) return hi;
+    }
+    int seat = (lead + k) % n;
+    u64 held = hands[seat];
+    u64 legal;
+    if (k == 0) {
+        legal = held;
+    } else {
+        int mine_win = self->partner[seat] == (lead + wat) % n;
+        legal = legal_coded(self->cells, trump, led, win, mine_win, held);
+    }
+    int moves[48];
+    int count;
+    if (legal & (legal - 1)) {
+        count = order(self, seat, legal, k, win, wat, lead, led, moves);
+    } else {
+        moves[0] = bitlen(legal) - 1;
+        count = 1;
+    }
+    if (first >= 0 && moves[0] != first) {
+        for (int i = 1; i < count; i++) {
+            if (moves[i] == first) {
+                for (int j = i; j > 0; j--) moves[j] = moves[j - 1];
+                moves[0] = first;
+                break;
+            }
+        }
+    }
+    int maxing = side >> seat & 1;
+    i64 a = alpha, bt = beta;
+    i64 best = maxing ? -INF : INF;
+    int move = -1;
+    int last = k == n - 1;
+    for (int i = 0; i < count; i++) {
+        int b = moves[i];
+        u64 bb = (u64)1 << b;
+        hands[seat] = held ^ bb;
+        int nw, nwat, nled;
+        if (k == 0) {
+            nw = b;
+            nwat = 0;
+            nled = b / 12;
+        } else if (beats(b, win, trump)) {
+            nw = b;
+            nwat = k;
+            nled = led;
+        } else {
+            nw = win;
+            nwat = wat;
+            nled = led;
+        }
+        i64 v;
+        if (last) {
+            i64 got = pts + POINTS_OF[b] + 1;
+            int winner = (lead + nwat) % n;
+            i64 add = side >> winner & 1 ? got : 0;
+            u64 tm = tmask | bb;
+            self->live ^= tm;
+            self->live_points -= got - 1;
+            v = add + node(self, 0, winner, -1, 0, -1, 0, 0, a - add, bt - add);
+            self->live ^= tm;
+            self->live_points += got - 1;
+        } else {
+            v = node(self, k + 1, lead, nw, nwat, nled, pts + POINTS_OF[b], tmask | bb, a, bt);
+        }
+        hands[seat] = held;
+        if (self->failed) return 0;
+        if (maxing) {
+            if (v > best) {
+                best = v;
+                move = b;
+                if (v > a) {
+                    a = v;
+                    if (v >= bt) break;
+                }
+            }
+        } else if (v < best) {
+            best = v;
+            move = b;
+            if (v < bt) {
+                bt = v;
+                if (v <= a) break;
+            }
+        }
+    }
+    if (keyed) {
+        if (best <= alpha) {
+            if (best < hi) hi = best;
+        } else if (best >= beta) {
+            if (best > lo) lo = best;
+        } else {
+            lo = hi = best;
+        }
+        if (slo > lo || shi < hi) {
+            if (slo > lo) lo = slo;
+            if (shi < hi) hi = shi;
+        }
+        if (self->flip) {
+            i64 total = self->live_points + popcount(self->live) / n;
+            i64 t = lo;
+            lo = total - hi;
+            hi = total - t;
+        }
+        Gen *newer = &gens->gen[0];
+        if (gen_put(newer, key, lo | hi << 8 | (i64)(move + 1) << 16) < 0) {
+            self->failed = 1;
+            return 0;
+        }
+        if ((long long)newer->count > self->cap) table_turn(gens);
+    }
+    return best;
+}
+
+/* --------------------------------------------------------------------------------------- Python */
+
+static int as_int(PyObject *o, const char *what, long *out) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) {
+        PyErr_Format(PyExc_TypeError, "%s must be an int", what);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"rules", "trump", "partner", "cap", NULL};
+    PyObject *rules, *partner;
+    int trump;
+    long long cap = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|L", names, &rules, &trump, &partner, &cap)) return -1;
+    if (trump < -1 || trump > 3) {
+        PyErr_SetString(PyExc_ValueError, "trump must be a suit (0-3) or -1");
+        return -1;
+    }
+    PyObject *seq = PySequence_Fast(partner, "partner must be a list of seats");
+    if (!seq) return -1;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    if (n < 2 || n > 4) {
+        Py_DECREF(seq);
+        PyErr_SetString(PyExc_ValueError, "the solver takes two to four seats");
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        long p;
+        if (as_int(PySequence_Fast_GET_ITEM(seq, i), "a partner", &p) < 0) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        if (p < -1 || p >= n) {
+            Py_DECREF(seq);
+            PyErr_SetString(PyExc_ValueError, "a partner must be a seat or -1");
+            return -1;
+        }
+        self->partner[i] = (int)p;
+    }
+    Py_DECREF(seq);
+    /* the obligation table from the rules' own data (masks.coded), the default capacity the Python class's */
+    PyObject *masks = PyImport_ImportModule("imptools.rules.botifarra.masks");
+    if (!masks) return -1;
+    PyObject *cells = PyObject_CallMethod(masks, "coded", "O", rules);
+    Py_DECREF(masks);
+    if (!cells) return -1;
+    self->cells = (int)PyLong_AsLong(cells);
+    Py_DECREF(cells);
+    if (PyErr_Occurred()) return -1;
+    if (cap < 0) cap = DEFAULT_CAP;
+    self->n = (int)n;
+    self->trump = trump;
+    self->trump_mask = trump >= 0 ? SUIT(trump) : 0;
+    self->cap = self->partner[0] >= 0 ? cap : (cap / n > 1 ? cap / n : 1);
+    self->nodes = 0;
+    for (int i = 0; i < 16; i++) {
+        if (self->tables[i]) {
+            gen_free(&self->tables[i]->gen[0]);
+            gen_free(&self->tables[i]->gen[1]);
+            free(self->tables[i]);
+            self->tables[i] = NULL;
+        }
+    }
+    return 0;
+}
+
+static void Solver_dealloc(Solver *self) {
+    for (int i = 0; i < 16; i++) {
+        if (self->tables[i]) {
+            gen_free(&self->tables[i]->gen[0]);
+            gen_free(&self->tables[i]->gen[1]);
+            free(self->tables[i]);
+        }
+    }
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static int card_list(PyObject *o, const char *what, u64 *out, int most, int *count) {
+    PyObject *seq = PySequence_Fast(o, what);
+    if (!seq) return -1;
+    Py_ssize_t len = PySequence_Fast_GET_SIZE(seq);
+    if (len > most) {
+        Py_DECREF(seq);
+        PyErr_Format(PyExc_ValueError, "%s: too many", what);
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < len; i++) {
+        u64 v = PyLong_AsUnsignedLongLong(PySequence_Fast_GET_ITEM(seq, i));
+        if (v == (u64)-1 && PyErr_Occurred()) {
+            Py_DECREF(seq);
+            return -1;
+        }
+        out[i] = v;
+    }
+    Py_DECREF(seq);
+    *count = (int)len;
+    return 0;
+}
+
+/* A window's edge, held within what the search's arithmetic takes (any value beyond compares alike). */
+static int window(PyObject *o, i64 *out) {
+    int over;
+    long long v = PyLong_AsLongLongAndOverflow(o, &over);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    const i64 edge = (i64)1 << 60;
+    if (over > 0 || v > edge) v = edge;
+    if (over < 0 || v < -edge) v = -edge;
+    *out = v;
+    return 0;
+}
+
+static PyObject *Solver_gain(Solver *self, PyObject *args, PyObject *kwds) {
+    static char *names[] = {"hands", "live", "live_points", "leader", "trick", "winning", "wins_at", "seat",
+                            "alpha", "beta", NULL};
+    PyObject *hands_o, *trick_o, *alpha_o, *beta_o;
+    unsigned long long live;
+    long long live_points;
+    int leader, winning, wins_at, seat;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OKLiOiiiOO", names, &hands_o, &live, &live_points, &leader,
+                                     &trick_o, &winning, &wins_at, &seat, &alpha_o, &beta_o))
+        return NULL;
+    int n = self->n;
+    if (n < 2) {
+        PyErr_SetString(PyExc_ValueError, "the solver was not set up");
+        return NULL;
+    }
+    u64 hands[4];
+    u64 trick[4];
+    int nh, nt;
+    if (card_list(hands_o, "hands", hands, 4, &nh) < 0 || card_list(trick_o, "trick", trick, n - 1, &nt) < 0)
+        return NULL;
+    i64 alpha, beta;
+    if (window(alpha_o, &alpha) < 0 || window(beta_o, &beta) < 0) return NULL;
+    if (nh != n || leader < 0 || leader >= n || seat < 0 || seat >= n || (live >> 48) || wins_at < 0 ||
+        wins_at >= n || winning < -1 || winning >= 48) {
+        PyErr_SetString(PyExc_ValueError, "not a position of this solver's table");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++) {
+        if (hands[i] >> 48) {
+            PyErr_SetString(PyExc_ValueError, "a hand holds a card beyond the pack");
+            return NULL;
+        }
+    }
+    i64 pts = 0;
+    u64 tmask = 0;
+    for (int i = 0; i < nt; i++) {
+        if (trick[i] >= 48) {
+            PyErr_SetString(PyExc_ValueError, "a trick holds a card beyond the pack");
+            return NULL;
+        }
+        pts += POINTS_OF[trick[i]];
+        tmask |= (u64)1 << trick[i];
+    }
+    if (nt && winning < 0) {
+        PyErr_SetString(PyExc_ValueError, "a trick under way needs its winning card");
+        return NULL;
+    }
+    int mate = self->partner[seat];
+    int side = 1 << seat | (mate >= 0 ? 1 << mate : 0);
+    int flip = mate >= 0 && !(side & 1);
+    int kept = flip ? side ^ ((1 << n) - 1) : side;
+    if (!self->tables[kept]) {
+        self->tables[kept] = calloc(1, sizeof(Table));
+        if (!self->tables[kept]) return PyErr_NoMemory();
+    }
+    self->side = side;
+    self->flip = flip;
+    self->gens = self->tables[kept];
+    memcpy(self->hands, hands, sizeof(hands));
+    self->live = live;
+    self->live_points = live_points;
+    self->failed = 0;
+    int led = nt ? (int)(trick[0] / 12) : -1;
+    i64 got = node(self, nt, leader, winning, wins_at, led, pts, tmask, alpha, beta);
+    if (self->failed == 2) return NULL; /* the signal handler's exception (KeyboardInterrupt) is set */
+    if (self->failed) return PyErr_NoMemory();
+    return PyLong_FromLongLong(got);
+}
+
+static PyObject *Solver_get_nodes(Solver *self, void *closure) { return PyLong_FromLongLong(self->nodes); }
+
+static int Solver_set_nodes(Solver *self, PyObject *value, void *closure) {
+    if (!value) {
+        PyErr_SetString(PyExc_TypeError, "nodes cannot be deleted");
+        return -1;
+    }
+    long long v = PyLong_AsLongLong(value);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    self->nodes = v;
+    return 0;
+}
+
+static PyObject *Solver_get_cap(Solver *self, void *closure) { return PyLong_FromLongLong(self->cap); }
+
+/* Each side's table: (entries in the newer generation, entries in the older), by the side kept. */
+static PyObject *Solver_sizes(Solver *self, PyObject *unused) {
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    for (int i = 0; i < 16; i++) {
+        if (!self->tables[i]) continue;
+        PyObject *key = PyLong_FromLong(i);
+        PyObject *value = Py_BuildValue("(KK)", (unsigned long long)self->tables[i]->gen[0].count,
+                                        (unsigned long long)self->tables[i]->gen[1].count);
+        if (!key || !value || PyDict_SetItem(out, key, value) < 0) {
+            Py_XDECREF(key);
+            Py_XDECREF(value);
+            Py_DECREF(out);
+            return NULL;
+        }
+        Py_DECREF(key);
+        Py_DECREF(value);
+    }
+    return out;
+}
+
+static PyMethodDef Solver_methods[] = {
+    {"gain", (PyCFunction)(void (*)(void))Solver_gain, METH_VARARGS | METH_KEYWORDS,
+     "The points `seat`'s side wins from here on: exact inside (alpha, beta), else a bound on the side that fails."},
+    {"sizes", (PyCFunction)Solver_sizes, METH_NOARGS,
+     "Each side's table: (entries in the newer generation, in the older), by the side kept (a mask of seats)."},
+    {NULL, NULL, 0, NULL},
+};
+
+static PyGetSetDef Solver_getset[] = {
+    {"nodes", (getter)Solver_get_nodes, (setter)Solver_set_nodes, "The positions visited.", NULL},
+    {"cap", (getter)Solver_get_cap, NULL, "Entries a table's generation holds before it becomes the older.", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject SolverType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "imptools.rules.botifarra.csolver.Solver",
+    .tp_basicsize = sizeof(Solver),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "Botifarra's double-dummy solver for three and four players, in C (a port of solver.Solver).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Solver_init,
+    .tp_dealloc = (destructor)Solver_dealloc,
+    .tp_methods = Solver_methods,
+    .tp_getset = Solver_getset,
+};
+
+/* The tables the port is written with, for the tests to compare with the Python ones. */
+static PyObject *module_tables(PyObject *module, PyObject *unused) {
+    PyObject *points = PyTuple_New(48);
+    PyObject *pack = PyTuple_New(1 << 14);
+    if (!points || !pack) goto fail;
+    for (int i = 0; i < 48; i++) PyTuple_SET_ITEM(points, i, PyLong_FromLong(POINTS_OF[i]));
+    for (int i = 0; i < (1 << 14); i++) PyTuple_SET_ITEM(pack, i, PyLong_FromLong(PACK[i]));
+    PyObject *suits = Py_BuildValue("(KKKK)", (unsigned long long)SUIT(0), (unsigned long long)SUIT(1),
+                                    (unsigned long long)SUIT(2), (unsigned long long)SUIT(3));
+    if (!suits) goto fail;
+    return Py_BuildValue("{sNsNsNsKsKsLsi}", "POINTS_OF", points, "PACK", pack, "SUIT_MASK", suits, "POINT_MASK",
+                         (unsigned long long)POINT_MASK, "LOW_ALL", (unsigned long long)LOW_ALL, "INF",
+                         (long long)INF, "SOLVER_CAP", DEFAULT_CAP);
+fail:
+    Py_XDECREF(points);
+    Py_XDECREF(pack);
+    return NULL;
+}
+
+/* masks.legal_coded, beats and cannot_be_taken as the port has them, for the tests. */
+static PyObject *module_legal_coded(PyObject *module, PyObject *args) {
+    int cells, trump, led, winning, partner_master;
+    unsigned long long held;
+    if (!PyArg_ParseTuple(args, "iiiipK", &cells, &trump, &led, &winning, &partner_master, &held)) return NULL;
+    if (led >= 4 || trump >= 4 || (led >= 0 && (winning < 0 || winning >= 48))) {
+        PyErr_SetString(PyExc_ValueError, "not a trick");
+        return NULL;
+    }
+    return PyLong_FromUnsignedLongLong(legal_coded(cells, trump, led, winning, partner_master, held));
+}
+
+static PyObject *module_beats(PyObject *module, PyObject *args) {
+    int card, winning, trump;
+    if (!PyArg_ParseTuple(args, "iii", &card, &winning, &trump)) return NULL;
+    return PyBool_FromLong(beats(card, winning, trump));
+}
+
+static PyObject *module_cannot_be_taken(PyObject *module, PyObject *args) {
+    PyObject *hands_o;
+    int n, trump, lead, k, win, led, count;
+    u64 hands[4];
+    if (!PyArg_ParseTuple(args, "Oiiiiii", &hands_o, &n, &trump, &lead, &k, &win, &led)) return NULL;
+    if (card_list(hands_o, "hands", hands, 4, &count) < 0) return NULL;
+    if (count != n || win < 0 || win >= 48 || led < 0 || led >= 4 || lead < 0 || lead >= n) {
+        PyErr_SetString(PyExc_ValueError, "not a trick");
+        return NULL;
+    }
+    return PyBool_FromLong(cannot_be_taken(hands, n, trump, lead, k, win, led));
+}
+
+static PyObject *module_least_points(PyObject *module, PyObject *args) {
+    unsigned long long cards;
+    int r;
+    if (!PyArg_ParseTuple(args, "Ki", &cards, &r)) return NULL;
+    return PyLong_FromLongLong(least_points(cards & (((u64)1 << 48) - 1), r));
+}
+
+static PyMethodDef module_methods[] = {
+    {"tables", module_tables, METH_NOARGS, "The tables the port is written with (POINTS_OF, PACK, ...)."},
+    {"legal_coded", module_legal_coded, METH_VARARGS, "masks.legal_coded, as the port has it."},
+    {"beats", module_beats, METH_VARARGS, "masks.beats, as the port has it."},
+    {"cannot_be_taken", module_cannot_be_taken, METH_VARARGS, "masks.cannot_be_taken, as the port has it."},
+    {"least_points", module_least_points, METH_VARARGS, "solver.least_points, as the port has it."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef csolver_module = {
+    PyModuleDef_HEAD_INIT, "imptools.rules.botifarra.csolver",
+    "Botifarra's double-dummy solver for three and four players, written in C (solver.Solver's port).", -1,
+    module_methods,
+};
+
+PyMODINIT_FUNC PyInit_csolver(void) {
+    fill_pack();
+    if (PyType_Ready(&SolverType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&csolver_module);
+    if (!m) return NULL;
+    Py_INCREF(&SolverType);
+    if (PyModule_AddObject(m, "Solver", (PyObject *)&SolverType) < 0) {
+        Py_DECREF(&SolverType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

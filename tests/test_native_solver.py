@@ -1,0 +1,104 @@
+"""Botifarra's solver written in C (`imptools.rules.botifarra.csolver`, hatch_build.py `NATIVE`) against the Python
+class it ports (`solver.Solver`): built wherever the build could build it, and visiting the very positions the Python
+class visits, with the same values, on hundreds of random endgames (every trump and botifarra, every play rule,
+partners and none, three and four players, both sides, null, narrow and wide windows, 0-3 cards in the trick, tables
+of 4 entries and more) and on whole hands from trick 1 (generations turning over), and the same tables and helpers.
+
+The comparison runs the installed package in a process of its own outside the tree (tests/native_solver_check.py).
+Where the installed package is the source (an editable install), the C module is built from the source here, with
+the compiler the build would use, so that the comparison still runs wherever there is a compiler.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sysconfig
+from pathlib import Path
+
+import pytest
+
+from tests.test_compiled_search import ROOT, can_compile, installed
+
+MODULE = "imptools.rules.botifarra.csolver"
+SOURCE = ROOT / "imptools" / "rules" / "botifarra" / "csolver.c"
+CHECK = ROOT / "tests" / "native_solver_check.py"
+
+
+def where(tmp_path: Path) -> tuple[bool, str]:
+    """Whether the installed package is the source tree (editable), and the installed C module's file ('' if none)."""
+    printed = installed(
+        ["-c", f"import imptools, importlib.util as u; s = u.find_spec({MODULE!r}); "
+         "print(imptools.__file__); print(s.origin if s else '')"],
+        tmp_path,
+    ).splitlines()  # fmt: skip
+    editable = Path(printed[0]).resolve().parent == ROOT / "imptools"
+    return editable, printed[1] if len(printed) > 1 else ""
+
+
+def build(tmp_path: Path) -> Path:
+    """The C module built from the source into `tmp_path`, as the build hook builds it (the interpreter's compiler
+    and headers)."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    ldshared = (sysconfig.get_config_var("LDSHARED") or "cc -shared").split()
+    target = tmp_path / ("csolver" + str(sysconfig.get_config_var("EXT_SUFFIX")))
+    obj = tmp_path / "csolver.o"
+    include = sysconfig.get_paths()["include"]
+    for command in ([*cc, "-O2", "-fPIC", "-I", include, "-c", str(SOURCE), "-o", str(obj)],
+                    [*ldshared, str(obj), "-o", str(target)]):  # fmt: skip
+        run = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        assert run.returncode == 0, run.stderr
+    return target
+
+
+def test_the_installed_c_solver_is_built_where_the_build_could_build_it(tmp_path: Path) -> None:
+    editable, module = where(tmp_path)
+    if os.environ.get("CI") and not can_compile():
+        pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
+    if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
+        assert module == "", module  # a pure install: the Python class serves
+    else:
+        suffix = sysconfig.get_config_var("EXT_SUFFIX")
+        assert module.endswith("botifarra/csolver" + suffix), f"the build could build the C solver: {module!r}"
+        assert (Path(module).parent / "csolver.pyi").is_file()  # the stub ships beside it, for typed callers
+
+
+def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -> None:
+    _, module = where(tmp_path)
+    if not module:
+        if not can_compile():
+            pytest.skip("no C module installed and no compiler to build one")
+        module = str(build(tmp_path))
+    out = json.loads(installed([str(CHECK), "--module", module, "--endgames", "300", "--hands", "3"], tmp_path))
+    assert out["module"] == module
+    assert out["diffs"] == []
+    assert out["compared"] >= 300 * 12
+    assert out["nodes"] > 500_000  # deep enough searches to tell any difference of order, bound or table
+    covered = out["covered"]
+    assert covered["trump"] == ["-1", "0", "1", "2", "3"]
+    assert covered["rules"] == ["carregar", "lliure", "obligada"]
+    assert covered["table"] == [
+        "3 alone",
+        "4 alone",
+        "individual hand",
+        "partnership",
+        "partnership hand",
+        "three hand",
+    ]
+    assert covered["lying"] == ["0", "1", "2", "3"]
+    assert covered["side"] == ["alone", "the first seat's", "the other"]
+    assert covered["to move"] == ["its side", "the others"]
+    assert "True" in covered["turned"]
+
+
+def test_the_position_asks_the_c_solver_where_it_was_built(tmp_path: Path) -> None:
+    """`position.new_solver` (what `answer` asks) gives the C class where the installed package has it, the Python
+    class else."""
+    _, module = where(tmp_path)
+    printed = installed(
+        ["-c", "from imptools.rules.botifarra.position import new_solver; "
+         "s = new_solver('obligada', 0, [2, 3, 0, 1]); print(type(s).__module__, s.nodes)"],
+        tmp_path,
+    ).split()  # fmt: skip
+    assert printed == ([MODULE, "0"] if module else ["imptools.rules.botifarra.solver", "0"])
