@@ -80,12 +80,16 @@ NATIVE_SOLVER = _native()
 """`csolver.Solver` where it was built, else None."""
 
 
-def new_solver(rules: str, trump: int, partner: list[int]) -> Solver | NativeSolver:
+def new_solver(rules: str, trump: int, partner: list[int], partition: bool | None = None) -> Solver | NativeSolver:
     """The solver `answer` asks: the one written in C where it was built, else the Python class (the same positions,
-    values and `nodes`: tests/test_native_solver.py)."""
+    values and `nodes`: tests/test_native_solver.py); `partition` on or off, else the classes' default."""
     if NATIVE_SOLVER is not None:
-        return NATIVE_SOLVER(rules, trump, partner)
-    return Solver(rules, trump, partner)
+        return (
+            NATIVE_SOLVER(rules, trump, partner)
+            if partition is None
+            else NATIVE_SOLVER(rules, trump, partner, partition=partition)
+        )
+    return Solver(rules, trump, partner) if partition is None else Solver(rules, trump, partner, partition=partition)
 
 
 Saved = tuple[int, int, int, int, list[int] | None, int, int]
