@@ -257,7 +257,8 @@ typedef struct {
 } Bucket;
 
 typedef struct {
-    uint32_t *index; /* 1 + a bucket's place in `buckets`, 0 empty; open addressing */
+    u64 *index;      /* 1 + a bucket's place in `buckets` (0 empty), its key's hash's high half above; open
+                        addressing (the hash told apart before the bucket is read: one cache miss the less) */
     u64 mask;        /* index slots - 1, 0 before the first bucket */
     Bucket *buckets; /* in the order made */
     u64 count;
@@ -281,25 +282,30 @@ static inline u64 hash_coarse(const u64 *c, uint32_t lead) {
 /* The bucket of a coarse key in `g`, or NULL. */
 static Bucket *pgen_get(const PGen *g, const u64 *c, uint32_t lead) {
     if (!g->mask) return NULL;
-    u64 i = hash_coarse(c, lead) & g->mask;
+    u64 h = hash_coarse(c, lead);
+    u64 tag = h >> 32 << 32;
+    u64 i = h & g->mask;
     for (;;) {
-        uint32_t at = g->index[i];
+        u64 at = g->index[i];
         if (!at) return NULL;
-        Bucket *b = g->buckets + (at - 1);
-        if (b->coarse[0] == c[0] && b->coarse[1] == c[1] && b->lead == lead) return b;
+        if ((at & ~(u64)0xFFFFFFFF) == tag) {
+            Bucket *b = g->buckets + ((at & 0xFFFFFFFF) - 1);
+            if (b->coarse[0] == c[0] && b->coarse[1] == c[1] && b->lead == lead) return b;
+        }
         i = (i + 1) & g->mask;
     }
 }
 
 static int pgen_grow_index(PGen *g) {
     u64 size = g->mask ? 2 * (g->mask + 1) : FIRST_SLOTS;
-    uint32_t *index = calloc(size, sizeof(uint32_t));
+    u64 *index = calloc(size, sizeof(u64));
     if (!index) return -1;
     for (u64 j = 0; j < g->count; j++) {
         Bucket *b = g->buckets + j;
-        u64 i = hash_coarse(b->coarse, b->lead) & (size - 1);
+        u64 h = hash_coarse(b->coarse, b->lead);
+        u64 i = h & (size - 1);
         while (index[i]) i = (i + 1) & (size - 1);
-        index[i] = (uint32_t)(j + 1);
+        index[i] = h >> 32 << 32 | (j + 1);
     }
     free(g->index);
     g->index = index;
@@ -325,9 +331,10 @@ static Bucket *pgen_add(PGen *g, const u64 *c, uint32_t lead) {
     b->lead = lead;
     b->len = 0;
     g->count++;
-    u64 i = hash_coarse(c, lead) & g->mask;
+    u64 h = hash_coarse(c, lead);
+    u64 i = h & g->mask;
     while (g->index[i]) i = (i + 1) & g->mask;
-    g->index[i] = (uint32_t)g->count;
+    g->index[i] = h >> 32 << 32 | g->count;
     return b;
 }
 
@@ -342,7 +349,7 @@ static void ptable_turn(PTable *t) {
     PGen old = t->gen[1];
     t->gen[1] = t->gen[0];
     t->gen[0] = old;
-    if (old.mask) memset(old.index, 0, (old.mask + 1) * sizeof(uint32_t));
+    if (old.mask) memset(old.index, 0, (old.mask + 1) * sizeof(u64));
     t->gen[0].count = 0;
 }
 
