@@ -54,7 +54,9 @@ Ninety-nine's search position, where nearly all of a hand's analysis runs (every
 path, the record model, the slips' pass, the shared judging walk with The Bottle Imp's ruleset, and Botifarra's and
 Ninety-nine's judging walks, where `imp validate` and `imp score` spend their time (docs/PERFORMANCE.md)."""
 
-NATIVE: list[tuple[str, str]] = []
+NATIVE: list[tuple[str, str]] = [
+    ("imptools.rules.botifarra.cduel", "imptools/rules/botifarra/cduel.c"),
+]
 """The search cores written in C, as (module, source): each is a line-by-line port of a compiled module's search, built
 beside the mypyc modules (the same compiler, the same all-or-nothing wheel) and chosen by its Python module where it was
 built (it visits the very positions the Python search visits, in the same order, and gives the same values)."""
