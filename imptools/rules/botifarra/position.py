@@ -46,6 +46,7 @@ __all__ = [
     "CARD",
     "POINTS_OF",
     "SUIT_MASK",
+    "Duel",
     "SearchBotifarra",
     "Solver",
     "beats",
