@@ -26,7 +26,14 @@ static const uint64_t SUIT_MASK[4] = {0xFFFULL, 0xFFFULL << 12, 0xFFFULL << 24, 
 static const uint64_t POINT_MASK = 0xF80F80F80F80ULL;
 
 static inline int bitlen(uint64_t x) { return x ? 64 - __builtin_clzll(x) : 0; }
-static inline int popcount(uint64_t x) { return __builtin_popcountll(x); }
+/* the bits set, by halves (portable: no call into the compiler's library where the target has no instruction) */
+static inline int popcount(uint64_t x)
+{
+    x = x - ((x >> 1) & 0x5555555555555555ULL);
+    x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+    return (int)((x * 0x0101010101010101ULL) >> 56);
+}
 static inline int low_bit(uint64_t x) { return __builtin_ctzll(x); }
 
 /* masks.beats */
@@ -34,6 +41,35 @@ static inline int beats(int card, int winning, int trump)
 {
     int s = card / 12, w = winning / 12;
     return (s == w && card > winning) || (s == trump && w != trump);
+}
+
+/* The cards that beat `card` played after it (`beats` over a mask). */
+static inline uint64_t beat_mask(int card, int trump)
+{
+    int s = card / 12;
+    uint64_t m = SUIT_MASK[s] & ~((2ULL << card) - 1);
+    if (trump >= 0 && s != trump) m |= SUIT_MASK[trump];
+    return m;
+}
+
+/* The ranks of a mask's cards, every suit folded onto the first (a card's points are its rank's, `POINTS_OF`:
+ * bits 7 to 11 are worth 1 to 5, the others nothing). */
+static inline uint64_t ranks(uint64_t m) { return (m | m >> 12 | m >> 24 | m >> 36) & 0xFFF; }
+
+/* The most points of a card of `m`, -1 if it is empty. */
+static inline int64_t most_points(uint64_t m)
+{
+    uint64_t r = ranks(m);
+    if (!r) return -1;
+    return r & 0xF80 ? bitlen(r & 0xF80) - 7 : 0;
+}
+
+/* The fewest points of a card of `m`, 99 if it is empty. */
+static inline int64_t least_points(uint64_t m)
+{
+    uint64_t r = ranks(m);
+    if (!r) return 99;
+    return r & 0x7F ? 0 : low_bit(r) - 6;
 }
 
 /* masks.lows */
@@ -243,17 +279,10 @@ static int order(DuelObject *d, uint64_t legal, int k, int win, int *moves)
         int64_t score;
         if (k == 0) {
             uint64_t answers = legal_coded(d->cells, trump, b / 12, b, 0, reply);
-            int64_t dear = -1, cheap = 99;
-            uint64_t y = answers;
-            while (y) {
-                int c = low_bit(y);
-                y &= y - 1;
-                int64_t q = POINTS_OF[c];
-                if (beats(c, b, trump)) {
-                    if (q > dear) dear = q;
-                } else if (q < cheap)
-                    cheap = q;
-            }
+            /* the dearest answer that beats the lead, the cheapest that does not (-1, 99 for none) */
+            uint64_t beaters = beat_mask(b, trump);
+            int64_t dear = most_points(answers & beaters);
+            int64_t cheap = least_points(answers & ~beaters);
             score = dear >= 0 ? 64 + p + dear : 32 - p - cheap;
             score = score * 16 + b % 12;
         } else if (beats(b, win, trump))
@@ -271,6 +300,23 @@ static int order(DuelObject *d, uint64_t legal, int k, int win, int *moves)
     }
     for (int r = 0; r < n; r++) moves[r] = (int)(out[r] & 63);
     return n;
+}
+
+/* The table's pair of `key`'s slots fetched into the cache ahead of the lookup (the search's time goes mostly to
+ * waiting for the table's memory): the key and the entry, asked together for every card of a trick's second
+ * player before the first is searched. It changes nothing the search does. */
+static inline void prefetch_slot(const DuelObject *d, int64_t key)
+{
+    int64_t i = slot_of(key, d->mask);
+    __builtin_prefetch(&d->keys[i]);
+    __builtin_prefetch(&d->vals[i]);
+}
+
+/* Where the trick that `b` completes leaves the table's key: the cards left and the winner, who leads next. */
+static inline int64_t next_key(const DuelObject *d, int lead, int seat, int win, int b)
+{
+    int winner = beats(b, win, d->trump) ? seat : lead;
+    return (int64_t)((d->live ^ (1ULL << win | 1ULL << b)) | (uint64_t)winner << 48);
 }
 
 /* Duel.node: the sum the searching seat wins from here, fail-soft in (alpha, beta) */
@@ -345,6 +391,8 @@ static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_
             count = 1;
         }
     }
+    if (k == 1 && popcount(d->live) > 4)
+        for (int r = 0; r < count; r++) prefetch_slot(d, next_key(d, lead, seat, win, moves[r]));
     int maxing = seat == me;
     int64_t a = alpha, bt = beta;
     int64_t best = maxing ? -1 : (1 << 20);
@@ -399,6 +447,8 @@ static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_
             count = 1;
             for (int r = 0; r < n; r++)
                 if (ordered[r] != first) moves[count++] = ordered[r];
+            if (k == 1 && popcount(d->live) > 4)
+                for (int r = 1; r < count; r++) prefetch_slot(d, next_key(d, lead, seat, win, moves[r]));
         }
     }
     if (key >= 0) {
