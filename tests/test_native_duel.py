@@ -83,8 +83,8 @@ def cduel(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
 
 
 def test_the_installed_duel_is_built_where_the_build_could_build_it(tmp_path: Path) -> None:
-    """A compiled install has the C module and the position uses it; a pure or editable one has none and the
-    position uses the Python class."""
+    """A compiled install has the C module (its stub beside it) and the position uses it; a pure or editable one
+    has none and the position uses the Python class."""
     package, origin = (installed_module(tmp_path).splitlines() + ["", ""])[:2]
     editable = Path(package).resolve().parent == ROOT / "imptools"
     if os.environ.get("CI") and not can_compile():
@@ -98,6 +98,7 @@ def test_the_installed_duel_is_built_where_the_build_could_build_it(tmp_path: Pa
     else:
         assert origin.endswith("cduel" + str(sysconfig.get_config_var("EXT_SUFFIX"))), origin
         assert chosen == "imptools.rules.botifarra.cduel"
+        assert Path(origin).with_name("cduel.pyi").is_file()  # its types ship beside it
 
 
 def test_the_tables_and_the_rules_of_play_are_the_python_ones(cduel: ModuleType) -> None:
