@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import signal
 import subprocess
 import sysconfig
 from pathlib import Path
@@ -259,3 +260,33 @@ def test_whole_hands_visit_the_positions_of_the_python_duel(
             assert c.nodes == p.nodes, (seat, bound)
     assert c.slots == len(p.keys) and c.taken == p.taken
     assert p.nodes > 4000
+
+
+class Stop(Exception):
+    """Raised by the test's signal handler."""
+
+
+def test_a_signal_stops_the_search_and_the_solver_stays_sound(cduel: ModuleType) -> None:
+    """A search of millions of positions stopped by a signal's handler (as Ctrl-C raises KeyboardInterrupt): the
+    handler's exception comes out of `gain` before the search is done, and the solver answers after it as the
+    Python class does."""
+    pos = with_trump(hand_start("rector-vicar", 1, 1), None)
+    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0)
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(Stop):
+            c.gain(*state, 59, 60)  # some 54M positions: seconds
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    whole: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    whole.gain(*state, 59, 60)
+    assert 0 < c.nodes < whole.nodes  # stopped within the search, not after it
+    p = python_duel.Duel(pos.rules, pos.trump, pos.under)
+    assert c.gain(*state, 9, 10) == p.gain(*state, 9, 10) == 10

@@ -137,6 +137,7 @@ typedef struct {
     int64_t taken;
     long long nodes;
     int failed; /* the table could not double: `gain` raises MemoryError */
+    int stopped; /* a signal's handler raised (Ctrl-C): the search unwinds, storing nothing, and `gain` raises */
     /* the search's state, set by `gain` */
     uint64_t hands[2];
     uint64_t free[2];
@@ -323,6 +324,8 @@ static inline int64_t next_key(const DuelObject *d, int lead, int seat, int win,
 static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_t alpha, int64_t beta)
 {
     d->nodes++;
+    if ((d->nodes & 0xFFFFF) == 0 && PyErr_CheckSignals() < 0) d->stopped = 1;
+    if (d->stopped) return 0;
     uint64_t *free = d->free;
     int me = d->me;
     int trump = d->trump;
@@ -422,6 +425,7 @@ static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_
         }
         free[seat] = held;
         hands[seat] = own;
+        if (d->stopped) return best;
         if (maxing) {
             if (v > best) {
                 best = v;
@@ -550,6 +554,7 @@ static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
     self->taken = 0;
     self->nodes = 0;
     self->failed = 0;
+    self->stopped = 0;
     self->hands[0] = self->hands[1] = self->free[0] = self->free[1] = 0;
     self->me = self->to_lead = 0;
     self->live = 0;
@@ -621,11 +626,16 @@ static PyObject *Duel_gain(DuelObject *self, PyObject *args, PyObject *kwds)
     self->me = seat;
     self->live = lv;
     self->live_points = live_points;
+    self->stopped = 0;
     int64_t got;
     if (led >= 0)
         got = node(self, 1, leader, led, 2 * POINTS_OF[led], alpha, beta);
     else
         got = node(self, 0, leader, -1, 0, alpha, beta);
+    if (self->stopped) {
+        self->stopped = 0;
+        return NULL; /* the handler's exception, KeyboardInterrupt for Ctrl-C */
+    }
     if (self->failed) {
         self->failed = 0;
         return PyErr_NoMemory();
