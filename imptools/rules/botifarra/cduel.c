@@ -129,12 +129,12 @@ typedef struct {
     int trump;
     uint64_t trump_mask;
     uint64_t under[48];
-    int64_t most;
+    long long most;
     int64_t mask;
-    int64_t size;
+    long long size;
     int64_t *keys; /* the cards left and the leader, -1 for none */
     int32_t *vals; /* the lower and upper bound, the best card + 1, packed */
-    int64_t taken;
+    long long taken;
     long long nodes;
     int failed; /* the table could not double: `gain` raises MemoryError */
     int stopped; /* a signal's handler raised (Ctrl-C): the search unwinds, storing nothing, and `gain` raises */
@@ -170,15 +170,6 @@ static int grow(DuelObject *d)
             keys[i + n] = -1;
     }
     return 0;
-}
-
-/* Duel.find */
-static int64_t find(DuelObject *d, int64_t key)
-{
-    int64_t i = slot_of(key, d->mask);
-    if (d->keys[i] == key) return d->vals[i];
-    if (d->keys[i ^ 1] == key) return d->vals[i ^ 1];
-    return -1;
 }
 
 /* Duel.store */
@@ -475,14 +466,19 @@ static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_
 
 /* ------------------------------------------------------------------------------------------ the Python type */
 
+/* An error raised, and -1 for a function that returns a status (`NULL_ERROR`: NULL for one that returns an object) */
+static int fail(PyObject *type, const char *message)
+{
+    PyErr_SetString(type, message);
+    return -1;
+}
+#define NULL_ERROR(type, message) (fail(type, message), (PyObject *)NULL)
+
 static int mask_arg(PyObject *o, uint64_t *out)
 {
     unsigned long long v = PyLong_AsUnsignedLongLong(o);
     if (v == (unsigned long long)-1 && PyErr_Occurred()) return -1;
-    if (v >> 48) {
-        PyErr_SetString(PyExc_ValueError, "a card mask has 48 bits");
-        return -1;
-    }
+    if (v >> 48) return fail(PyExc_ValueError, "a card mask has 48 bits");
     *out = v;
     return 0;
 }
@@ -506,19 +502,12 @@ static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
     long long slots = DUEL_SLOTS, first = FIRST_SLOTS;
     if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|LL", kwlist, &rules, &trump, &under, &slots, &first))
         return -1;
-    if (trump < -1 || trump > 3) {
-        PyErr_SetString(PyExc_ValueError, "trump: a suit 0 to 3, or -1 for botifarra");
-        return -1;
-    }
+    if (trump < -1 || trump > 3) return fail(PyExc_ValueError, "trump: a suit 0 to 3, or -1 for botifarra");
     long long size = first < slots ? first : slots;
-    if (size < 2 || (size & (size - 1)) || slots < 2 || (slots & (slots - 1))) {
-        PyErr_SetString(PyExc_ValueError, "slots and first: powers of two, at least 2");
-        return -1;
-    }
-    if (!PyList_Check(under) || PyList_GET_SIZE(under) != 48) {
-        PyErr_SetString(PyExc_TypeError, "under: a list of 48 masks");
-        return -1;
-    }
+    if (size < 2 || (size & (size - 1)) || slots < 2 || (slots & (slots - 1)))
+        return fail(PyExc_ValueError, "slots and first: powers of two, at least 2");
+    if (!PyList_Check(under) || PyList_GET_SIZE(under) != 48)
+        return fail(PyExc_TypeError, "under: a list of 48 masks");
     uint64_t u[48];
     for (int b = 0; b < 48; b++)
         if (mask_arg(PyList_GET_ITEM(under, b), &u[b]) < 0) return -1;
@@ -574,10 +563,7 @@ static void Duel_dealloc(DuelObject *self)
 
 static int ready(DuelObject *self)
 {
-    if (self->keys == NULL) {
-        PyErr_SetString(PyExc_RuntimeError, "Duel is not initialised");
-        return -1;
-    }
+    if (self->keys == NULL) return fail(PyExc_RuntimeError, "Duel is not initialised");
     return 0;
 }
 
@@ -585,10 +571,7 @@ static int card_arg(PyObject *o, int *out)
 {
     long v = PyLong_AsLong(o);
     if (v == -1 && PyErr_Occurred()) return -1;
-    if (v < 0 || v >= 48) {
-        PyErr_SetString(PyExc_ValueError, "a card's bit is 0 to 47");
-        return -1;
-    }
+    if (v < 0 || v >= 48) return fail(PyExc_ValueError, "a card's bit is 0 to 47");
     *out = (int)v;
     return 0;
 }
@@ -605,18 +588,10 @@ static PyObject *Duel_gain(DuelObject *self, PyObject *args, PyObject *kwds)
     if (ready(self) < 0) return NULL;
     uint64_t h[2], f[2], lv;
     if (pair_arg(hands, h, "hands") < 0 || pair_arg(free_, f, "free") < 0 || mask_arg(live, &lv) < 0) return NULL;
-    if (!PyList_Check(trick)) {
-        PyErr_SetString(PyExc_TypeError, "trick: a list of cards");
-        return NULL;
-    }
-    if ((leader != 0 && leader != 1) || (seat != 0 && seat != 1)) {
-        PyErr_SetString(PyExc_ValueError, "leader and seat: 0 or 1");
-        return NULL;
-    }
-    if (alpha < -(1LL << 60) || beta > (1LL << 60)) {
-        PyErr_SetString(PyExc_ValueError, "the window is out of range");
-        return NULL;
-    }
+    if (!PyList_Check(trick)) return NULL_ERROR(PyExc_TypeError, "trick: a list of cards");
+    if ((leader != 0 && leader != 1) || (seat != 0 && seat != 1))
+        return NULL_ERROR(PyExc_ValueError, "leader and seat: 0 or 1");
+    if (alpha < -(1LL << 60) || beta > (1LL << 60)) return NULL_ERROR(PyExc_ValueError, "the window is out of range");
     int led = -1;
     if (PyList_GET_SIZE(trick) && card_arg(PyList_GET_ITEM(trick, 0), &led) < 0) return NULL;
     self->hands[0] = h[0];
@@ -647,10 +622,7 @@ static PyObject *Duel_masters(DuelObject *self, PyObject *arg)
 {
     long lead = PyLong_AsLong(arg);
     if (lead == -1 && PyErr_Occurred()) return NULL;
-    if (lead != 0 && lead != 1) {
-        PyErr_SetString(PyExc_ValueError, "lead: 0 or 1");
-        return NULL;
-    }
+    if (lead != 0 && lead != 1) return NULL_ERROR(PyExc_ValueError, "lead: 0 or 1");
     int64_t ours, theirs;
     masters(self, (int)lead, &ours, &theirs);
     return Py_BuildValue("(LL)", (long long)ours, (long long)theirs);
@@ -661,10 +633,8 @@ static PyObject *Duel_order(DuelObject *self, PyObject *args)
     unsigned long long legal;
     int k, win;
     if (!PyArg_ParseTuple(args, "Kii", &legal, &k, &win)) return NULL;
-    if (legal == 0 || legal >> 48 || (k != 0 && k != 1) || (k == 1 && (win < 0 || win >= 48))) {
-        PyErr_SetString(PyExc_ValueError, "order: a non-empty legal mask, k 0 or 1, the led card");
-        return NULL;
-    }
+    if (legal == 0 || legal >> 48 || (k != 0 && k != 1) || (k == 1 && (win < 0 || win >= 48)))
+        return NULL_ERROR(PyExc_ValueError, "order: a non-empty legal mask, k 0 or 1, the led card");
     int moves[48];
     int n = order(self, legal, k, win, moves);
     PyObject *out = PyList_New(n);
@@ -678,7 +648,9 @@ static PyObject *Duel_find(DuelObject *self, PyObject *arg)
     long long key = PyLong_AsLongLong(arg);
     if (key == -1 && PyErr_Occurred()) return NULL;
     if (ready(self) < 0) return NULL;
-    return PyLong_FromLongLong(find(self, key));
+    int64_t i = slot_of(key, self->mask); /* Duel.find */
+    int64_t e = self->keys[i] == key ? self->vals[i] : self->keys[i ^ 1] == key ? self->vals[i ^ 1] : -1;
+    return PyLong_FromLongLong(e);
 }
 
 static PyObject *Duel_store(DuelObject *self, PyObject *args)
@@ -686,10 +658,8 @@ static PyObject *Duel_store(DuelObject *self, PyObject *args)
     long long key, entry;
     if (!PyArg_ParseTuple(args, "LL", &key, &entry)) return NULL;
     if (ready(self) < 0) return NULL;
-    if (key < 0 || key >> 49 || entry < 0 || entry > INT32_MAX) {
-        PyErr_SetString(PyExc_ValueError, "store: a key of 49 bits and an entry of 31");
-        return NULL;
-    }
+    if (key < 0 || key >> 49 || entry < 0 || entry > INT32_MAX)
+        return NULL_ERROR(PyExc_ValueError, "store: a key of 49 bits and an entry of 31");
     store(self, key, entry);
     if (self->failed) {
         self->failed = 0;
@@ -703,21 +673,6 @@ static PyObject *Duel_grow(DuelObject *self, PyObject *Py_UNUSED(ignored))
     if (ready(self) < 0) return NULL;
     if (grow(self) < 0) return PyErr_NoMemory();
     Py_RETURN_NONE;
-}
-
-static PyObject *Duel_get_slots(DuelObject *self, void *Py_UNUSED(closure))
-{
-    return PyLong_FromLongLong(self->size);
-}
-
-static PyObject *Duel_get_taken(DuelObject *self, void *Py_UNUSED(closure))
-{
-    return PyLong_FromLongLong(self->taken);
-}
-
-static PyObject *Duel_get_most(DuelObject *self, void *Py_UNUSED(closure))
-{
-    return PyLong_FromLongLong(self->most);
 }
 
 static PyMethodDef Duel_methods[] = {
@@ -734,14 +689,10 @@ static PyMethodDef Duel_methods[] = {
 
 static PyMemberDef Duel_members[] = {
     {"nodes", T_LONGLONG, offsetof(DuelObject, nodes), 0, "The positions visited."},
+    {"slots", T_LONGLONG, offsetof(DuelObject, size), READONLY, "The table's slots now."},
+    {"taken", T_LONGLONG, offsetof(DuelObject, taken), READONLY, "The table's slots taken."},
+    {"most", T_LONGLONG, offsetof(DuelObject, most), READONLY, "The most slots the table may grow to."},
     {NULL, 0, 0, 0, NULL},
-};
-
-static PyGetSetDef Duel_getset[] = {
-    {"slots", (getter)Duel_get_slots, NULL, "The table's slots now.", NULL},
-    {"taken", (getter)Duel_get_taken, NULL, "The table's slots taken.", NULL},
-    {"most", (getter)Duel_get_most, NULL, "The most slots the table may grow to.", NULL},
-    {NULL, NULL, NULL, NULL, NULL},
 };
 
 static PyTypeObject DuelType = {
@@ -756,7 +707,6 @@ static PyTypeObject DuelType = {
     .tp_weaklistoffset = offsetof(DuelObject, weakrefs),
     .tp_methods = Duel_methods,
     .tp_members = Duel_members,
-    .tp_getset = Duel_getset,
 };
 
 /* ------------------------------------------------------------------------------------------ module functions */
@@ -773,10 +723,8 @@ static PyObject *mod_legal_coded(PyObject *Py_UNUSED(m), PyObject *args)
     int cells, trump, led, winning, partner_master;
     unsigned long long held;
     if (!PyArg_ParseTuple(args, "iiiipK", &cells, &trump, &led, &winning, &partner_master, &held)) return NULL;
-    if (led > 3 || trump < -1 || trump > 3 || (led >= 0 && (winning < 0 || winning >= 48)) || held >> 48) {
-        PyErr_SetString(PyExc_ValueError, "legal_coded: a suit, a card and a mask of 48 bits");
-        return NULL;
-    }
+    if (led > 3 || trump < -1 || trump > 3 || (led >= 0 && (winning < 0 || winning >= 48)) || held >> 48)
+        return NULL_ERROR(PyExc_ValueError, "legal_coded: a suit, a card and a mask of 48 bits");
     return PyLong_FromUnsignedLongLong(legal_coded(cells, trump, led, winning, partner_master, held));
 }
 
@@ -803,14 +751,12 @@ static struct PyModuleDef module = {
 static PyObject *int_tuple(const int64_t *values, int n)
 {
     PyObject *t = PyTuple_New(n);
-    if (t == NULL) return NULL;
-    for (int i = 0; i < n; i++) {
+    for (int i = 0; t != NULL && i < n; i++) {
         PyObject *v = PyLong_FromLongLong(values[i]);
-        if (v == NULL) {
-            Py_DECREF(t);
-            return NULL;
-        }
-        PyTuple_SET_ITEM(t, i, v);
+        if (v == NULL)
+            Py_CLEAR(t);
+        else
+            PyTuple_SET_ITEM(t, i, v);
     }
     return t;
 }
