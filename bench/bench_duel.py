@@ -3,6 +3,7 @@
 PYTHONPATH=. python bench/bench_duel.py                                   # rector-vicar, seed 1, hand 1, every trump
 python bench/bench_duel.py --variant piles-and-hand --hand 2 --trick 7 --trumps botifarra --verbose   # compiled
 python bench/bench_duel.py --chain      # each trump from the value of the one before
+python bench/bench_duel.py --python     # the Python class even where the build made the C one
 
 A simulated hand (`imptools.simulate`, seed `--seed`) played by the record to trick `--trick`; from there, for each
 trump of the trump table (the same cards, `search.TRUMPS`, `search.start_cards`), a fresh `Duel` is asked the value
@@ -10,7 +11,8 @@ of the player to move by the null windows `analyse.Search.value` asks (on the co
 halving), each window's positions with `--verbose`. With `--chain`, in the order `imp analyse` values the trump
 table (`imptools.choices`: the trumps not named first, in the table's order, then the named one), each from the
 value of the one before (the first from 0), a first guess tried and not kept (docs/PERFORMANCE.md). Positions are
-the figures to read on a shared machine.
+the figures to read on a shared machine. The solver is the one `imp analyse` uses (`position.Duel`: the C port
+`cduel.Duel` where the build made it, the first line says which), or `duel.Duel` with `--python`.
 """
 
 from __future__ import annotations
@@ -20,18 +22,21 @@ import time
 
 from imptools.analyse import played_hand
 from imptools.reader import read_games
-from imptools.rules.botifarra.duel import Duel, count_of, least_sum
-from imptools.rules.botifarra.position import SearchBotifarra
+from imptools.rules.botifarra import duel as python_duel
+from imptools.rules.botifarra.duel import count_of, least_sum
+from imptools.rules.botifarra.position import Duel, SearchBotifarra
 from imptools.rules.botifarra.search import TRUMPS, start_cards
 from imptools.simulate import Options, simulate
 
 INF = 1 << 40
 
 
-def first_value(pos: SearchBotifarra, player: str, verbose: bool, guess: int = 0) -> tuple[int, int]:
-    """The player's count from `pos` and the positions a fresh `Duel` visited for it, the windows starting at
+def first_value(
+    pos: SearchBotifarra, player: str, verbose: bool, guess: int = 0, solver: type[Duel] = Duel
+) -> tuple[int, int]:
+    """The player's count from `pos` and the positions a fresh `solver` visited for it, the windows starting at
     `guess`."""
-    duel = Duel(pos.rules, pos.trump, pos.under)
+    duel = solver(pos.rules, pos.trump, pos.under)
     seat = pos.seat[player]
     tricks = sum(pos.tricks) + pos.live.bit_count() // 2
     total = 2 * (pos.live_points + sum(pos.card_points)) + tricks
@@ -71,7 +76,10 @@ def main() -> None:
     parser.add_argument("--trumps", nargs="+", default=[word for word, _ in TRUMPS])
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--chain", action="store_true", help="each trump from the value before, the named last")
+    parser.add_argument("--python", action="store_true", help="duel.Duel even where the C solver is built")
     args = parser.parse_args()
+    solver: type[Duel] = python_duel.Duel if args.python else Duel  # type: ignore[assignment]
+    print(f"solver: {solver.__module__}.{solver.__name__}")
     opts = Options("botifarra", ("Adam", "Betty"), args.variant, hands=args.hand, seed=args.seed)
     (game,) = read_games("".join(simulate(opts)))
     found = played_hand(game, args.hand)
@@ -94,7 +102,7 @@ def main() -> None:
         pos = SearchBotifarra(named.setup, order, trump, held, piles)
         player = pos.to_move()
         cpu = time.process_time()
-        value, nodes = first_value(pos, player, args.verbose, guess)
+        value, nodes = first_value(pos, player, args.verbose, guess, solver)
         guess = value if args.chain else 0
         mark = " (named)" if trump == chosen else ""
         print(f"{word}{mark}: {player} {value}, {nodes:,} positions, {time.process_time() - cpu:.2f} s CPU", flush=True)

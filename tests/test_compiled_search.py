@@ -125,6 +125,7 @@ def test_the_installed_search_gives_the_values_of_the_source(tmp_path: Path) -> 
         (botifarra(tmp_path, "individual", 4, "obligada", 4, teams=False), 8),
         (botifarra(tmp_path, "three", 3, "obligada", 5), 11),
         (botifarra(tmp_path, "rector-vicar", 2, "rector-vicar", 6), 10),
+        (botifarra(tmp_path, "piles-and-hand", 2, "piles-and-hand", 7), 10),
         (ninety_nine(tmp_path, 7), 1),
     ]
     for path, from_trick in records:

@@ -6,6 +6,9 @@ tricks, but it is a rising function of one that is: twice a player's card points
 in a whole hand. Twice the count is that sum rounded towards 72 (`count_of`), so the best play for the count is
 the best play for the sum, and a window on the count is a window on the sum (`least_sum`): the solver searches the
 sum, as `Solver` searches a side's points.
+
+`cduel.c` ports `Duel` line by line to C, the solver a compiled install uses (`position.Duel`): a change to the
+search or its table here is to be made there too (tests/test_native_duel.py compares the two position by position).
 """
 
 from __future__ import annotations

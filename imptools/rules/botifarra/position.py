@@ -15,8 +15,9 @@ banked so far + won from here. The two-player count is not (the point of the
 two leftover tricks goes to the poorer player), so there the key holds what
 the rest depends on (the parity of his tricks and, while the leftover point
 can still go either way, his points so far). `answer` hands every window to a
-compiled solver: `Solver` with three or four players, `duel.Duel` with two
-(which searches a sum the two-player count rises with).
+compiled solver: `Solver` with three or four players, `Duel` with two
+(which searches a sum the two-player count rises with): `cduel.Duel`, its port to C,
+where the build made it, else `duel.Duel`.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, bits
 from imptools.rules.botifarra.calls import TWO_PLAYER, judge_calls
 from imptools.rules.botifarra.cards import spell, trick_winner
-from imptools.rules.botifarra.duel import Duel, count_of, least_sum
+from imptools.rules.botifarra.duel import count_of, least_sum
 from imptools.rules.botifarra.masks import BIT, CARD, POINTS_OF, SUIT_MASK, beats, legal_mask, lows, mask_of
 from imptools.rules.botifarra.ruleset import Botifarra, call_lines, hand_cards, hand_piles
 from imptools.rules.botifarra.scoring import two_player_points
@@ -39,11 +40,17 @@ from imptools.rules.tricks import Played, after_exchange, turn_order, walk_trick
 if TYPE_CHECKING:
     from imptools.rules.botifarra.csolver import Solver as NativeSolver
 
+try:  # the two-player solver written in C (cduel.c), where the build made it: the same positions, the same values
+    from imptools.rules.botifarra.cduel import Duel
+except ImportError:  # an editable or pure install: the Python class it ports
+    from imptools.rules.botifarra.duel import Duel  # type: ignore[assignment]
+
 __all__ = [
     "BIT",
     "CARD",
     "POINTS_OF",
     "SUIT_MASK",
+    "Duel",
     "SearchBotifarra",
     "Solver",
     "beats",

@@ -1,0 +1,292 @@
+"""Botifarra's two-player solver in C (`cduel`, built by hatch_build.py's `NATIVE`) against the Python class it ports
+(`duel.Duel`): the same tables, the same rules of play, the same table behaviour, and on many dealt positions the
+very values and positions visited (`nodes`), window by window.
+
+The C module is the installed package's where the build made it (then it must be there wherever the build could
+compile it); an editable or pure install has none, and the source is compiled here on its own to be compared.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import signal
+import subprocess
+import sysconfig
+from pathlib import Path
+from random import Random
+from types import ModuleType
+from typing import Any
+
+import pytest
+
+from imptools.analyse import played_hand
+from imptools.reader import read_games
+from imptools.rules.botifarra import duel as python_duel
+from imptools.rules.botifarra.masks import POINT_MASK, POINTS_OF, SUIT_MASK, beats, coded, legal_coded
+from imptools.rules.botifarra.obligations import TABLES
+from imptools.rules.botifarra.position import SearchBotifarra
+from imptools.rules.botifarra.search import TRUMPS, start_cards
+from imptools.simulate import Options, simulate
+from tests.test_compiled_search import ROOT, can_compile, installed
+
+SOURCE = ROOT / "imptools" / "rules" / "botifarra" / "cduel.c"
+VARIANTS = ("rector-vicar", "piles-and-hand")
+
+
+def installed_module(tmp_path: Path) -> str:
+    """Where the installed package's `cduel` is ("" if it has none) and whether that package is the source tree."""
+    return installed(
+        [
+            "-c",
+            "import imptools, importlib.util as u; s = u.find_spec('imptools.rules.botifarra.cduel'); "
+            "print(imptools.__file__); print(s.origin if s else '')",
+        ],
+        tmp_path,
+    )
+
+
+def compiled_here(target: Path) -> Path:
+    """The C source built on its own, as the build hook builds it (`-O3`, the interpreter's compiler and flags)."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    flags = (sysconfig.get_config_var("CCSHARED") or "-fPIC").split()
+    out = target / ("cduel" + str(sysconfig.get_config_var("EXT_SUFFIX")))
+    include = sysconfig.get_paths()["include"]
+    run = subprocess.run(
+        [*cc, *flags, "-O3", "-shared", f"-I{include}", str(SOURCE), "-o", str(out)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+def load(path: Path) -> ModuleType:
+    """The extension at `path`, imported on its own (not as the package's module)."""
+    spec = importlib.util.spec_from_file_location("cduel", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.fixture(scope="module")
+def cduel(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
+    """The installed package's C module, else the source compiled here; skipped only without a compiler (CI has
+    one: there it fails)."""
+    where = tmp_path_factory.mktemp("cduel")
+    _, origin = (installed_module(where).splitlines() + ["", ""])[:2]
+    if origin:
+        return load(Path(origin))
+    if not can_compile():
+        if os.environ.get("CI"):
+            pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
+        pytest.skip("no C compiler here to build the C solver")
+    return load(compiled_here(where))
+
+
+def test_the_installed_duel_is_built_where_the_build_could_build_it(tmp_path: Path) -> None:
+    """A compiled install has the C module (its stub beside it) and the position uses it; a pure or editable one
+    has none and the position uses the Python class."""
+    package, origin = (installed_module(tmp_path).splitlines() + ["", ""])[:2]
+    editable = Path(package).resolve().parent == ROOT / "imptools"
+    if os.environ.get("CI") and not can_compile():
+        pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
+    chosen = installed(
+        ["-c", "import imptools.rules.botifarra.position as p; print(p.Duel.__module__)"], tmp_path
+    ).strip()
+    if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
+        assert origin == "", origin
+        assert chosen == "imptools.rules.botifarra.duel"
+    else:
+        assert origin.endswith("cduel" + str(sysconfig.get_config_var("EXT_SUFFIX"))), origin
+        assert chosen == "imptools.rules.botifarra.cduel"
+        assert Path(origin).with_name("cduel.pyi").is_file()  # its types ship beside it
+
+
+def test_the_tables_and_the_rules_of_play_are_the_python_ones(cduel: ModuleType) -> None:
+    """The C tables written out are masks.py's; `beats` and `legal_coded` agree with masks.py's on every card pair
+    and on many random holdings, for every obligation table, trump and winning card."""
+    assert cduel.POINTS_OF == POINTS_OF
+    assert cduel.SUIT_MASK == SUIT_MASK
+    assert cduel.POINT_MASK == POINT_MASK
+    assert (cduel.DUEL_SLOTS, cduel.FIRST_SLOTS) == (python_duel.DUEL_SLOTS, python_duel.FIRST_SLOTS)
+    for trump in range(-1, 4):
+        for card in range(48):
+            for winning in range(48):
+                assert cduel.beats(card, winning, trump) == beats(card, winning, trump)
+    rng = Random(11)
+    cells = sorted({coded(rules) for rules in TABLES})
+    assert len(cells) == 3
+    for _ in range(20000):
+        held = rng.getrandbits(48) & rng.getrandbits(48)
+        args = (rng.choice(cells), rng.randrange(-1, 4), rng.randrange(-1, 4), rng.randrange(48), rng.random() < 0.3)
+        assert cduel.legal_coded(*args, held) == legal_coded(*args, held), args
+    for _ in range(2000):
+        key = rng.getrandbits(48) | rng.randrange(2) << 48
+        mask = (1 << rng.randrange(1, 26)) - 1
+        assert cduel.slot_of(key, mask) == python_duel.slot_of(key, mask)
+
+
+def test_the_table_stores_replaces_and_doubles_as_the_python_one(cduel: ModuleType) -> None:
+    """The same keys stored into both tables (small, so that pairs fill, entries are replaced and the tables
+    double): the same entries are found, the same slots taken, the same size reached."""
+    rng = Random(3)
+    for most, first in ((1 << 12, 2), (1 << 10, 64), (8, 8)):
+        c = cduel.Duel("lliure", 2, [0] * 48, most, first)
+        p = python_duel.Duel("lliure", 2, [0] * 48, most, first)
+        keys = [rng.getrandbits(48) & rng.getrandbits(48) | rng.randrange(2) << 48 for _ in range(600)]
+        for key in keys + rng.sample(keys, 200):
+            entry = rng.randrange(1 << 24)
+            c.store(key, entry)
+            p.store(key, entry)
+            assert (c.slots, c.taken) == (len(p.keys), p.taken)
+        assert [c.find(k) for k in keys] == [p.find(k) for k in keys]
+        assert sum(c.find(k) >= 0 for k in keys) > (100 if most > 8 else 0)
+    c = cduel.Duel("obligada", 1, [0] * 48, 1 << 10, 64)
+    for key in range(12):
+        c.store(key * 0x1234567, key)
+    c.grow()
+    assert c.slots == 128 and all(c.find(key * 0x1234567) == key for key in range(12))
+
+
+def hand_start(variant: str, seed: int, trick: int) -> SearchBotifarra:
+    """A simulated two-player hand played by its record to trick `trick`'s start."""
+    opts = Options("botifarra", ("Adam", "Betty"), variant, hands=1, seed=seed)
+    (game,) = read_games("".join(simulate(opts)))
+    found = played_hand(game, 1)
+    assert not isinstance(found, str), found
+    pos = found.position
+    assert isinstance(pos, SearchBotifarra)
+    for t, _, card in found.plays:
+        if t >= trick:
+            break
+        pos.play(card)
+    return pos
+
+
+def with_trump(pos: SearchBotifarra, trump: int | None) -> SearchBotifarra:
+    """The same cards at a trick's start, under another trump (as the trump table values each)."""
+    held, piles = start_cards(pos)
+    order = pos.order[pos.leader :] + pos.order[: pos.leader]
+    return SearchBotifarra(pos.setup, order, trump, held, piles)
+
+
+def windows(rng: Random) -> list[tuple[int, int]]:
+    """The whole window, null windows low and high, and narrow and wide ones."""
+    out = [(-1000, 1000), (-(1 << 40), 1 << 40)]
+    for _ in range(3):
+        b = rng.randrange(0, 150)
+        out.append((b - 1, b))
+    for _ in range(2):
+        a = rng.randrange(-5, 140)
+        out.append((a, a + rng.choice((2, 5, 30, 200))))
+    return out
+
+
+def compare(cduel: ModuleType, pos: SearchBotifarra, rules: str, rng: Random, slots: tuple[int, ...] = ()) -> int:
+    """Both solvers asked the same windows from `pos` for both seats, in turn on one table each: the same value
+    and the same positions visited after every window. The positions visited, all told."""
+    c: Any = cduel.Duel(rules, pos.trump, pos.under, *slots)
+    p = python_duel.Duel(rules, pos.trump, pos.under, *slots)
+    for seat in (0, 1):
+        for alpha, beta in windows(rng):
+            state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, seat, alpha, beta)
+            want = p.gain(*state)
+            assert c.gain(*state) == want, (rules, pos.trump, seat, alpha, beta)
+            assert c.nodes == p.nodes, (rules, pos.trump, seat, alpha, beta)
+            if not pos.trick:
+                assert c.masters(pos.leader) == p.masters(pos.leader)
+    assert c.slots == len(p.keys) and c.taken == p.taken
+    return int(p.nodes)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_endgames_visit_the_positions_of_the_python_duel(cduel: ModuleType, variant: str) -> None:
+    """Hundreds of endgames, 3 to 7 tricks left, at a trick's start and after its first card, under every trump
+    and every obligation table, with the analysis's table and with small ones that replace and double: the C
+    solver gives every value and counts every position the Python one does."""
+    rng = Random(variant)
+    visited = 0
+    cases = 0
+    for seed in range(24):
+        start = hand_start(variant, 500 + seed, 15 + seed % 6)
+        for word, trump in TRUMPS:
+            pos = with_trump(start, trump)
+            if (seed + len(word)) % 2:
+                pos.play(rng.choice(pos.legal()))  # mid-trick: the other to move
+            rules = list(TABLES)[(seed + len(word)) % 3]
+            slots = rng.choice(((), (4,), (256, 2), (1 << 12, 16)))
+            visited += compare(cduel, pos, rules, rng, slots)
+            cases += 1
+    assert cases == 120 and visited > 100000
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_later_tricks_visit_the_positions_of_the_python_duel(cduel: ModuleType, variant: str) -> None:
+    """Deeper searches, from trick 13 on (the table fills, doubles and replaces): the same values and positions."""
+    rng = Random(variant + "deep")
+    for seed, trump in ((1, 0), (2, None)):
+        pos = with_trump(hand_start(variant, 700 + seed, 13), trump)
+        compare(cduel, pos, "lliure", rng, (1 << 10, 2))
+
+
+WHOLE = [
+    ("rector-vicar", 1, 0, (30, 100, 115)),
+    ("rector-vicar", 1, None, (10, 100)),
+    ("rector-vicar", 2, 0, (30, 130)),
+    ("rector-vicar", 2, None, (30, 130)),
+    ("piles-and-hand", 1, 0, (30, 45)),
+    ("piles-and-hand", 1, None, (100,)),
+    ("piles-and-hand", 2, 0, (45,)),
+    ("piles-and-hand", 2, None, (30,)),
+]
+"""Whole hands from trick 1, a trump and botifarra each, with null windows on the sum far enough from the value
+for the pure Python solver to answer in a few seconds (those near it take millions of positions)."""
+
+
+@pytest.mark.parametrize(("variant", "seed", "trump", "bounds"), WHOLE)
+def test_whole_hands_visit_the_positions_of_the_python_duel(
+    cduel: ModuleType, variant: str, seed: int, trump: int | None, bounds: tuple[int, ...]
+) -> None:
+    """From a whole hand's first trick, one table each kept across the windows as the analysis keeps it, both
+    seats: the same answers and the same positions visited, in the tens of thousands."""
+    pos = with_trump(hand_start(variant, seed, 1), trump)
+    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    p = python_duel.Duel(pos.rules, pos.trump, pos.under)
+    total = 2 * pos.live_points + pos.live.bit_count() // 2
+    for b in bounds:
+        for seat, bound in ((0, b), (1, total + 1 - b)):
+            state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, seat, bound - 1, bound)
+            assert c.gain(*state) == p.gain(*state), (seat, bound)
+            assert c.nodes == p.nodes, (seat, bound)
+    assert c.slots == len(p.keys) and c.taken == p.taken
+    assert p.nodes > 4000
+
+
+class Stop(Exception):
+    """Raised by the test's signal handler."""
+
+
+def test_a_signal_stops_the_search_and_the_solver_stays_sound(cduel: ModuleType) -> None:
+    """A search of millions of positions stopped by a signal's handler (as Ctrl-C raises KeyboardInterrupt): the
+    handler's exception comes out of `gain` before the search is done, and the solver answers after it as the
+    Python class does."""
+    pos = with_trump(hand_start("rector-vicar", 1, 1), None)
+    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0)
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(Stop):
+            c.gain(*state, 59, 60)  # some 54M positions: seconds
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    whole: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    whole.gain(*state, 59, 60)
+    assert 0 < c.nodes < whole.nodes  # stopped within the search, not after it
+    p = python_duel.Duel(pos.rules, pos.trump, pos.under)
+    assert c.gain(*state, 9, 10) == p.gain(*state, 9, 10) == 10
