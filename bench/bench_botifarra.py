@@ -3,6 +3,7 @@
 python bench/bench_botifarra.py                                          # every table: issue 24's run
 PYTHONPATH=. python bench/bench_botifarra.py --tables obligada --hands 5 --limit 60
 PYTHONPATH=. python bench/bench_botifarra.py --tables obligada lliure --hands 5 --from-trick 3
+python bench/bench_botifarra.py --tables obligada --hands 2 --limit 60 --partition on   # partition entries on
 
 Fresh hands from `imptools.simulate` (the code of `imp simulate`, random bots; seed `--seed`), every play from
 `--from-trick` valued as `imp analyse --jobs 1` values it: by default 20 hands at the four-player tables and 5 at
@@ -72,13 +73,18 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--from-trick", type=int, default=1)
     parser.add_argument("--limit", type=int, help="CPU seconds a hand may take (default: its target)")
+    parser.add_argument("--partition", choices=["on", "off"], help="the solver's partition entries (default: its own)")
     args = parser.parse_args()
     import imptools.rules.botifarra.position as searched
+
+    if args.partition:  # read by `new_solver` in the children (forked)
+        searched.PARTITION = args.partition == "on"
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")
     print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")
     native = getattr(searched, "NATIVE_SOLVER", None)  # Botifarra's solver written in C, where it was built
-    print(f"three- and four-player solver: {'C (' + native.__module__ + ')' if native else 'Python'}")
+    print(f"three- and four-player solver: {'C (' + native.__module__ + ')' if native else 'Python'}"
+          f", partition entries {'on' if searched.PARTITION else 'off'}")  # fmt: skip
     ctx = mp.get_context("fork")
     for table in args.tables:
         hands = args.hands or (20 if TABLES[table][0] == 4 else 5)

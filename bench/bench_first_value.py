@@ -1,14 +1,14 @@
 """The first value of Botifarra hands from `bench_botifarra.py`'s games, with partition entries off or on: positions.
 
 python bench/bench_first_value.py --hands 1 2 3 4                     # partnership `obligada`, seed 1, off
-python bench/bench_first_value.py --hands 3 --partition               # the same with partition entries
+python bench/bench_first_value.py --hands 3 --partition on            # the same with partition entries
 PYTHONPATH=. python bench/bench_first_value.py --from-trick 3         # at trick 3's start (the record's plays)
 
 Each hand's first value for the player on lead (`Search(pos).value(pos.to_move())`, as `imp analyse` asks it
 first), the solver given to the hand's start beforehand (`position.new_solver`: the one written in C where it was
-built; the Python class with `--partition`); the line gives the value, the positions the solver visited (the same on
-any load and in either solver), its partition hits, the CPU seconds and the peak memory. Run after `pip install .`
-from outside the tree to measure the compiled solver.
+built, else the Python class; `--partition on` or `off` sets partition entries, else the classes' default); the line
+gives the value, the positions the solver visited (the same on any load and in either solver), its partition hits,
+the CPU seconds and the peak memory. Run after `pip install .` from outside the tree to measure the compiled solver.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import time
 from bench_botifarra import TABLES, game_of
 
 from imptools.analyse import Search, played_hand
-from imptools.rules.botifarra.position import SearchBotifarra, Solver, new_solver
+from imptools.rules.botifarra.position import SearchBotifarra, new_solver
 
 
 def main() -> None:
@@ -28,7 +28,7 @@ def main() -> None:
     parser.add_argument("--table", default="obligada", choices=[t for t, (n, _, _) in TABLES.items() if n > 2])
     parser.add_argument("--hands", nargs="+", type=int, default=[1, 2, 3, 4])
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--partition", action="store_true")
+    parser.add_argument("--partition", choices=["on", "off"], help="partition entries (default: the solver's)")
     parser.add_argument("--from-trick", type=int, default=1, help="value the position at this trick's start")
     args = parser.parse_args()
     game = game_of(args.table, max(args.hands), args.seed)
@@ -39,16 +39,13 @@ def main() -> None:
         assert isinstance(pos, SearchBotifarra)
         for _, _, card in found.plays[: (args.from_trick - 1) * pos.per_trick]:
             pos.play(card)
-        # the solver `answer` would make (the one written in C where it was built); partition entries: the Python class
-        solver = pos._solver = (
-            Solver(pos.rules, pos.trump, pos.partner, partition=True)
-            if args.partition
-            else new_solver(pos.rules, pos.trump, pos.partner)
-        )
+        # the solver `answer` would make (the one written in C where it was built)
+        part = None if args.partition is None else args.partition == "on"
+        solver = pos._solver = new_solver(pos.rules, pos.trump, pos.partner, part)
         cpu = time.process_time()
         value = Search(pos).value(pos.to_move())
         cpu = time.process_time() - cpu
-        hits = getattr(solver, "phits", 0)  # the C solver keeps no partition entries
+        hits = solver.phits
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
         print(
             f"{args.table} hand {hand}: value {value}, {solver.nodes} positions, {hits} partition hits, "

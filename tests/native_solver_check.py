@@ -1,5 +1,6 @@
 """Botifarra's solver in C (`csolver.Solver`) against the Python class (`solver.Solver`): the same values and the same
-positions visited, on random endgames and on whole hands from trick 1.
+positions visited, on random endgames and on whole hands from trick 1, each with partition entries off and on (the
+same partition hits too).
 
 Run by tests/test_native_solver.py with the installed package, in a process of its own outside the source tree:
 
@@ -8,7 +9,7 @@ Run by tests/test_native_solver.py with the installed package, in a process of i
 `--module` loads the C module from a file built from the source (where the installed package has none: an editable
 install); by default the installed `imptools.rules.botifarra.csolver`. Prints one JSON object: where the module was
 loaded from, the positions compared, the nodes they took, what they covered (trumps, play rules, tables, windows,
-cards lying in the trick) and every difference found (none expected).
+cards lying in the trick, partition entries off and on and their hits) and every difference found (none expected).
 """
 
 from __future__ import annotations
@@ -131,8 +132,10 @@ def compare(module: ModuleType, endgames: int, hands: int, seed: int) -> dict[st
         "side": set(),
         "turned": set(),
         "to move": set(),
+        "partition": set(),
+        "partition turned": set(),
     }
-    compared = nodes = 0
+    compared = nodes = phits = 0
     for g in range(endgames):
         n = 3 if g % 3 == 2 else 4
         rules = sorted(TABLES)[g % len(TABLES)]
@@ -141,22 +144,27 @@ def compare(module: ModuleType, endgames: int, hands: int, seed: int) -> dict[st
         p = endgame(rng, n, tricks, rules, trump)
         partner = p.pop("partner")
         cap = rng.choice([4, 50, 1_000_000])
-        py, c = Solver(rules, trump, partner, cap=cap), module.Solver(rules, trump, partner, cap=cap)
         total = p["live_points"] + p["live"].bit_count() // n
-        for seat in rng.sample(range(n), 2):  # one solver, its tables warm, for two seats (both sides with partners)
-            for alpha, beta in windows(rng, total):
+        asked = [(seat, window) for seat in rng.sample(range(n), 2) for window in windows(rng, total)]
+        for part in (False, True):
+            py = Solver(rules, trump, partner, cap=cap, partition=part)
+            c = module.Solver(rules, trump, partner, cap=cap, partition=part)
+            for seat, (alpha, beta) in asked:  # one solver, its tables warm, for two seats (both sides with partners)
                 args = (p["hands"], p["live"], p["live_points"], p["leader"], p["trick"], p["winning"], p["wins_at"])
                 want = py.gain(*args, seat, alpha, beta)
                 got = c.gain(*args, seat, alpha, beta)
                 compared += 1
-                if got != want or c.nodes != py.nodes:
-                    diffs.append(f"endgame {g} seat {seat} ({alpha}, {beta}): {got} {c.nodes} for {want} {py.nodes}")
+                if got != want or c.nodes != py.nodes or c.phits != py.phits:
+                    diffs.append(f"endgame {g} partition {part} seat {seat} ({alpha}, {beta}): {got} {c.nodes} "
+                                 f"{c.phits} for {want} {py.nodes} {py.phits}")  # fmt: skip
                 mover = (p["leader"] + len(p["trick"])) % n
                 covered["to move"].add("its side" if mover in (seat, partner[seat]) else "the others")
                 covered["side"].add(
                     "alone" if partner[seat] < 0 else "the first seat's" if seat % 2 == 0 else "the other"
                 )
-        nodes += py.nodes
+            nodes += py.nodes
+            phits += py.phits
+            covered["partition"].add(str(part))
         covered["trump"].add(str(trump))
         covered["rules"].add(rules)
         covered["table"].add("partnership" if partner[0] >= 0 else f"{n} alone")
@@ -172,23 +180,26 @@ def compare(module: ModuleType, endgames: int, hands: int, seed: int) -> dict[st
         assert not isinstance(found, str), found
         pos = found.position
         assert isinstance(pos, SearchBotifarra)
-        cap = 20_000  # the generations turn over within a hand's search
-        py, c = (
-            Solver(pos.rules, pos.trump, pos.partner, cap=cap),
-            module.Solver(pos.rules, pos.trump, pos.partner, cap),
-        )
-        args = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at)
-        for seat, bound in HAND_WINDOWS[h % len(HAND_WINDOWS)]:
-            want = py.gain(*args, seat, bound - 1, bound)
-            got = c.gain(*args, seat, bound - 1, bound)
-            compared += 1
-            if got != want or c.nodes != py.nodes:
-                diffs.append(f"hand {h} ({table}) seat {seat} at least {bound}: {got} {c.nodes} for {want} {py.nodes}")
-        nodes += py.nodes
-        covered["turned"].add(str(any(old for _, old in c.sizes().values())))  # an older generation in use
+        cap = 20_000  # the generations turn over within a hand's search (the partition ones too, of cap // 4)
+        for part in (False, True):
+            py = Solver(pos.rules, pos.trump, pos.partner, cap=cap, partition=part)
+            c = module.Solver(pos.rules, pos.trump, pos.partner, cap, part)
+            args = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at)
+            for seat, bound in HAND_WINDOWS[h % len(HAND_WINDOWS)]:
+                want = py.gain(*args, seat, bound - 1, bound)
+                got = c.gain(*args, seat, bound - 1, bound)
+                compared += 1
+                if got != want or c.nodes != py.nodes or c.phits != py.phits:
+                    diffs.append(f"hand {h} ({table}) partition {part} seat {seat} at least {bound}: {got} {c.nodes} "
+                                 f"{c.phits} for {want} {py.nodes} {py.phits}")  # fmt: skip
+            nodes += py.nodes
+            phits += py.phits
+            covered["turned"].add(str(any(old for _, old in c.sizes().values())))  # an older generation in use
+            if part:
+                covered["partition turned"].add(str(any(old for _, old in c.psizes().values())))
         covered["trump"].add(str(pos.trump))
         covered["table"].add(f"{table} hand")
-    return {"module": module.__file__, "compared": compared, "nodes": nodes, "diffs": diffs[:20],
+    return {"module": module.__file__, "compared": compared, "nodes": nodes, "phits": phits, "diffs": diffs[:20],
             "covered": {k: sorted(v) for k, v in covered.items()}}  # fmt: skip
 
 

@@ -2,7 +2,8 @@
 class it ports (`solver.Solver`): built wherever the build could build it, and visiting the very positions the Python
 class visits, with the same values, on hundreds of random endgames (every trump and botifarra, every play rule,
 partners and none, three and four players, both sides, null, narrow and wide windows, 0-3 cards in the trick, tables
-of 4 entries and more) and on whole hands from trick 1 (generations turning over), and the same tables and helpers.
+of 4 entries and more) and on whole hands from trick 1 (generations turning over), each with partition entries off
+and on (the same partition hits, buckets and their generations turning over too), and the same tables and helpers.
 
 The comparison runs the installed package in a process of its own outside the tree (tests/native_solver_check.py).
 Where the installed package is the source (an editable install), the C module is built from the source here, with
@@ -73,7 +74,8 @@ def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -
     out = json.loads(installed([str(CHECK), "--module", module, "--endgames", "300", "--hands", "3"], tmp_path))
     assert out["module"] == module
     assert out["diffs"] == []
-    assert out["compared"] >= 300 * 12
+    assert out["compared"] >= 2 * 300 * 12  # partition entries off and on
+    assert out["phits"] > 1000  # partition entries found and used (the same number in both)
     assert out["nodes"] > 500_000  # deep enough searches to tell any difference of order, bound or table
     covered = out["covered"]
     assert covered["trump"] == ["-1", "0", "1", "2", "3"]
@@ -90,6 +92,8 @@ def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -
     assert covered["side"] == ["alone", "the first seat's", "the other"]
     assert covered["to move"] == ["its side", "the others"]
     assert "True" in covered["turned"]
+    assert covered["partition"] == ["False", "True"]
+    assert "True" in covered["partition turned"]
 
 
 def test_the_position_asks_the_c_solver_where_it_was_built(tmp_path: Path) -> None:

@@ -7,13 +7,18 @@
  * ties), the same table behaviour (two generations of `cap` entries a side, the newer looked up first, stored
  * into, and made the older when it holds more than `cap`) and the same `nodes`. The Python class stays the
  * reference and the fallback (`position.new_solver` chooses); tests/test_native_solver.py compares the two.
- * Partition search (`Solver(partition=True)`) is not ported: it is off by default and the Python class serves it.
+ * Partition search (`Solver(partition=True)`: `store`, `kvec_of`, `mark_top`, `top_mask`, `run_relevant` and the
+ * relevant cards `rel` followed in `node`) is ported too, its tables as the Python class keeps them: a dict of
+ * buckets by the coarse key (each the `BUCKET` newest entries, oldest first), two generations of `pcap` buckets.
  *
  * A card is bit `suit * 12 + strength - 1` of a 48-bit mask (masks.py). A trick start's key (`key_of`) is kept as
  * four 64-bit words, one a suit (each hand's twelve bits of it, the first seat highest, the cards without points
  * by their rank among those in play), the leader (with the bit 4 above it, as in Python) in bits 48-50 of the
- * first word. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1: the bits the
- * Python entry is read by) in the free high bits of the first two: 32 bytes, open addressing, linear probing.
+ * first word. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1) in the free high
+ * bits of the first two and its partition vector (`kvec_of`, 12 bits) in the third's: 32 bytes, open addressing,
+ * linear probing. A partition generation is an index (open addressing) into an array of buckets in the order they
+ * were made; a bucket holds the coarse key and up to `BUCKET` entries, each the masked key's four words with the
+ * entry's bits in their free high bits (32 bytes).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -33,6 +38,8 @@ typedef int64_t i64;
 #define FIRST_SLOTS 1024
 #define KEY48 (((u64)1 << 48) - 1)
 #define KEY51 (((u64)1 << 51) - 1)
+#define BUCKET 6
+#define PARTITION_LEAST 8
 
 /* masks.POINTS_OF: the card points of each bit (a suit's seven low cards none, then 1 2 3 4 5). */
 static const int POINTS_OF[48] = {
@@ -160,7 +167,7 @@ static inline u64 hash_key(const u64 *k) {
 }
 
 static inline int same_key(const u64 *slot, const u64 *k) {
-    return (slot[0] & KEY51) == k[0] && (slot[1] & KEY48) == k[1] && slot[2] == k[2] && slot[3] == k[3];
+    return (slot[0] & KEY51) == k[0] && (slot[1] & KEY48) == k[1] && (slot[2] & KEY48) == k[2] && slot[3] == k[3];
 }
 
 /* The entry of `k` in `g`, or -1. */
@@ -170,7 +177,7 @@ static inline i64 gen_get(const Gen *g, const u64 *k) {
     for (;;) {
         const u64 *slot = g->slots + 4 * i;
         if (!slot[0]) return -1;
-        if (same_key(slot, k)) return (i64)((slot[0] >> 51) | (slot[1] >> 48) << 13);
+        if (same_key(slot, k)) return (i64)((slot[0] >> 51) | (slot[1] >> 48) << 13 | (slot[2] >> 48) << 22);
         i = (i + 1) & g->mask;
     }
 }
@@ -183,7 +190,7 @@ static int gen_grow(Gen *g) {
         for (u64 j = 0; j <= g->mask; j++) {
             u64 *old = g->slots + 4 * j;
             if (!old[0]) continue;
-            u64 k[4] = {old[0] & KEY51, old[1] & KEY48, old[2], old[3]};
+            u64 k[4] = {old[0] & KEY51, old[1] & KEY48, old[2] & KEY48, old[3]};
             u64 i = hash_key(k) & (size - 1);
             while (slots[4 * i]) i = (i + 1) & (size - 1);
             memcpy(slots + 4 * i, old, 4 * sizeof(u64));
@@ -195,12 +202,12 @@ static int gen_grow(Gen *g) {
     return 0;
 }
 
-/* `table[key] = value` of a dict: the entry's 22 low bits kept (all that is read of it). */
+/* `table[key] = value` of a dict: the entry's 34 low bits kept (all that is read of it). */
 static int gen_put(Gen *g, const u64 *k, i64 value) {
     if (!g->mask || 4 * (g->count + 1) > 3 * (g->mask + 1)) { /* at most three quarters full */
         if (gen_grow(g) < 0) return -1;
     }
-    u64 v = (u64)value & 0x3FFFFF;
+    u64 v = (u64)value & 0x3FFFFFFFFULL;
     u64 i = hash_key(k) & g->mask;
     for (;;) {
         u64 *slot = g->slots + 4 * i;
@@ -213,8 +220,8 @@ static int gen_put(Gen *g, const u64 *k, i64 value) {
     }
     u64 *slot = g->slots + 4 * i;
     slot[0] = k[0] | (v & 0x1FFF) << 51;
-    slot[1] = k[1] | (v >> 13) << 48;
-    slot[2] = k[2];
+    slot[1] = k[1] | ((v >> 13) & 0x1FF) << 48;
+    slot[2] = k[2] | (v >> 22) << 48;
     slot[3] = k[3];
     return 0;
 }
@@ -232,6 +239,117 @@ static void table_turn(Table *t) {
     t->gen[1] = t->gen[0];
     t->gen[0] = old;
     if (old.mask) memset(old.slots, 0, 4 * (old.mask + 1) * sizeof(u64));
+    t->gen[0].count = 0;
+}
+
+/* The partition tables (`Solver.ptables`): by the coarse key, a bucket of the `BUCKET` newest entries. */
+
+typedef struct {
+    u64 pat[4]; /* the key masked by the entry's `top_mask` (48 bits a word), with the entry's bits above: lo, hi
+                   and best card + 1 (22 bits) in the first two words' high bits, `kv` (12 bits) in the third's */
+} PEntry;
+
+typedef struct {
+    u64 coarse[2]; /* the coarse key's suits, two a word */
+    uint32_t lead; /* its leader (with the bit 4) */
+    uint32_t len;  /* entries, the oldest first */
+    PEntry e[BUCKET];
+} Bucket;
+
+typedef struct {
+    u64 *index;      /* 1 + a bucket's place in `buckets` (0 empty), its key's hash's high half above; open
+                        addressing (the hash told apart before the bucket is read: one cache miss the less) */
+    u64 mask;        /* index slots - 1, 0 before the first bucket */
+    Bucket *buckets; /* in the order made */
+    u64 count;
+    u64 room;
+} PGen;
+
+typedef struct {
+    PGen gen[2]; /* the newer, the older */
+} PTable;
+
+static inline u64 pentry_value(const PEntry *p) {
+    return (p->pat[0] >> 48) | (p->pat[1] >> 48) << 16 | (p->pat[2] >> 48) << 22;
+}
+
+static inline u64 hash_coarse(const u64 *c, uint32_t lead) {
+    u64 h = (c[0] ^ lead) * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 29) ^ c[1]) * 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 32);
+}
+
+/* The bucket of a coarse key in `g`, or NULL. */
+static Bucket *pgen_get(const PGen *g, const u64 *c, uint32_t lead) {
+    if (!g->mask) return NULL;
+    u64 h = hash_coarse(c, lead);
+    u64 tag = h >> 32 << 32;
+    u64 i = h & g->mask;
+    for (;;) {
+        u64 at = g->index[i];
+        if (!at) return NULL;
+        if ((at & ~(u64)0xFFFFFFFF) == tag) {
+            Bucket *b = g->buckets + ((at & 0xFFFFFFFF) - 1);
+            if (b->coarse[0] == c[0] && b->coarse[1] == c[1] && b->lead == lead) return b;
+        }
+        i = (i + 1) & g->mask;
+    }
+}
+
+static int pgen_grow_index(PGen *g) {
+    u64 size = g->mask ? 2 * (g->mask + 1) : FIRST_SLOTS;
+    u64 *index = calloc(size, sizeof(u64));
+    if (!index) return -1;
+    for (u64 j = 0; j < g->count; j++) {
+        Bucket *b = g->buckets + j;
+        u64 h = hash_coarse(b->coarse, b->lead);
+        u64 i = h & (size - 1);
+        while (index[i]) i = (i + 1) & (size - 1);
+        index[i] = h >> 32 << 32 | (j + 1);
+    }
+    free(g->index);
+    g->index = index;
+    g->mask = size - 1;
+    return 0;
+}
+
+/* A new empty bucket of a coarse key (not in `g`), or NULL where memory ran out. */
+static Bucket *pgen_add(PGen *g, const u64 *c, uint32_t lead) {
+    if (!g->mask || 4 * (g->count + 1) > 3 * (g->mask + 1)) {
+        if (pgen_grow_index(g) < 0) return NULL;
+    }
+    if (g->count == g->room) {
+        u64 room = g->room ? 2 * g->room : FIRST_SLOTS;
+        Bucket *more = realloc(g->buckets, room * sizeof(Bucket));
+        if (!more) return NULL;
+        g->buckets = more;
+        g->room = room;
+    }
+    Bucket *b = g->buckets + g->count;
+    b->coarse[0] = c[0];
+    b->coarse[1] = c[1];
+    b->lead = lead;
+    b->len = 0;
+    g->count++;
+    u64 h = hash_coarse(c, lead);
+    u64 i = h & g->mask;
+    while (g->index[i]) i = (i + 1) & g->mask;
+    g->index[i] = h >> 32 << 32 | g->count;
+    return b;
+}
+
+static void pgen_free(PGen *g) {
+    free(g->index);
+    free(g->buckets);
+    memset(g, 0, sizeof(PGen));
+}
+
+/* `pgens[1], pgens[0] = pgens[0], {}`: the older dropped (its memory kept, emptied, for the newer). */
+static void ptable_turn(PTable *t) {
+    PGen old = t->gen[1];
+    t->gen[1] = t->gen[0];
+    t->gen[0] = old;
+    if (old.mask) memset(old.index, 0, (old.mask + 1) * sizeof(u64));
     t->gen[0].count = 0;
 }
 
@@ -254,23 +372,129 @@ typedef struct {
     u64 live;
     i64 live_points;
     Table *gens;
+    /* partition search (`partition`) */
+    int partition;
+    long long pcap;  /* buckets a partition generation holds before it becomes the older */
+    long long phits; /* partition entries that narrowed a window */
+    PTable *ptables[16];
+    PTable *pgens;
+    u64 rel;          /* the relevant cards without points of the search below */
+    u64 srel;         /* those the static bounds hang on */
+    u64 coarse[2];    /* the partition key of the last trick start `key_of` keyed (its leader: `coarse_lead`) */
+    uint32_t coarse_lead;
+    u64 tops[4][8]; /* `Solver.tops` a suit's word at a time: suit s's cards without points from rank j up */
     int failed; /* 1: memory ran out (`gain` raises MemoryError), 2: a signal's handler raised: the search unwinds */
 } Solver;
 
-static void key_of(const Solver *self, int lead, u64 *key) {
+static void key_of(Solver *self, int lead, u64 *key) {
     u64 lv = self->live;
+    u64 cpart[4];
     for (int s = 0; s < 4; s++) {
         int sh = 12 * s;
         u64 base = ((lv >> sh) & LOW_CARDS) << 7;
-        u64 part = 0;
+        u64 part = 0, cp = 0;
         for (int i = 0; i < self->n; i++) {
             u64 x = (self->hands[i] >> sh) & 0xFFF;
             u64 low = x & LOW_CARDS;
             part = (part << 12) | (x & 0xF80) | PACK[base | low];
+            cp = (cp << 8) | (x & 0xF80) >> 4 | (u64)popcount(low);
         }
         key[s] = part;
+        cpart[s] = cp;
     }
     key[0] |= (u64)(lead | 4) << 48;
+    if (self->partition) { /* each hand's point cards and how many cards without points it holds, a suit at a time */
+        self->coarse[0] = cpart[0] << 32 | cpart[1];
+        self->coarse[1] = cpart[2] << 32 | cpart[3];
+        self->coarse_lead = (uint32_t)(lead | 4);
+    }
+}
+
+/* solver.kvec_of */
+static int kvec_of(const Solver *self, u64 rel) {
+    u64 lv = self->live;
+    int kv = 0;
+    for (int s = 0; s < 4; s++) {
+        u64 r = rel >> (12 * s) & LOW_CARDS;
+        if (r) {
+            u64 low = r & (~r + 1);
+            kv |= popcount((lv >> (12 * s)) & LOW_CARDS & ~(low - 1)) << (3 * s);
+        }
+    }
+    return kv;
+}
+
+/* solver.mark_top */
+static void mark_top(Solver *self, int kv) {
+    if (!kv) return;
+    u64 lv = self->live;
+    for (int s = 0; s < 4; s++) {
+        int k = kv >> (3 * s) & 7;
+        if (k) {
+            u64 x = (lv >> (12 * s)) & LOW_CARDS;
+            for (int j = 0; j < k - 1; j++) x ^= (u64)1 << (bitlen(x) - 1);
+            if (x) self->rel |= (u64)1 << (bitlen(x) - 1 + 12 * s);
+        }
+    }
+}
+
+/* solver.top_mask, a suit's word at a time. */
+static void top_mask(const Solver *self, int kv, u64 *m) {
+    u64 lv = self->live;
+    for (int s = 0; s < 4; s++) {
+        int k = kv >> (3 * s) & 7;
+        int j = popcount((lv >> (12 * s)) & LOW_CARDS) - k;
+        m[s] = k && j >= 0 ? self->tops[s][j] : 0;
+    }
+}
+
+/* solver.run_relevant */
+static u64 run_relevant(const Solver *self, int b, u64 legal, u64 rel) {
+    u64 lv = self->live;
+    int c = b;
+    for (;;) {
+        u64 above = lv & SUIT(b / 12) & ~((((u64)2) << c) - 1);
+        if (!above) return 0;
+        u64 nxt = above & (~above + 1);
+        if (!(legal & nxt) || (nxt & ~LOW_ALL)) return 0;
+        if (rel & nxt) return (u64)1 << b;
+        c = __builtin_ctzll(nxt);
+    }
+}
+
+/* solver.store: 0, or -1 where memory ran out. */
+static int store(Solver *self, const u64 *coarse, uint32_t coarse_lead, const u64 *pat, int kv, i64 lo, i64 hi,
+                 int move) {
+    PTable *pg = self->pgens;
+    Bucket *bucket = pgen_get(&pg->gen[0], coarse, coarse_lead);
+    if (!bucket) {
+        bucket = pgen_add(&pg->gen[0], coarse, coarse_lead);
+        if (!bucket) return -1;
+        if ((long long)pg->gen[0].count > self->pcap) ptable_turn(pg); /* the bucket lies in the older now */
+    }
+    for (uint32_t i = 0; i < bucket->len; i++) {
+        PEntry *pe = bucket->e + i;
+        if ((pe->pat[0] & KEY48) == pat[0] && (pe->pat[1] & KEY48) == pat[1] && (pe->pat[2] & KEY48) == pat[2] &&
+            pe->pat[3] == pat[3] && (int)(pe->pat[2] >> 48) == kv) {
+            u64 v = pentry_value(pe);
+            i64 elo = (i64)(v & 0xFF), ehi = (i64)(v >> 8 & 0xFF);
+            u64 nv = (u64)(lo > elo ? lo : elo) | (u64)(hi < ehi ? hi : ehi) << 8 | (u64)(move + 1) << 16;
+            pe->pat[0] = pat[0] | (nv & 0xFFFF) << 48;
+            pe->pat[1] = pat[1] | (nv >> 16 & 0x3F) << 48;
+            return 0;
+        }
+    }
+    if (bucket->len == BUCKET) { /* `bucket.pop(0)` after the append: the oldest goes */
+        memmove(bucket->e, bucket->e + 1, (BUCKET - 1) * sizeof(PEntry));
+        bucket->len--;
+    }
+    PEntry *pe = bucket->e + bucket->len++;
+    u64 nv = (u64)lo | (u64)hi << 8 | (u64)(move + 1) << 16;
+    pe->pat[0] = pat[0] | (nv & 0xFFFF) << 48;
+    pe->pat[1] = pat[1] | (nv >> 16 & 0x3F) << 48;
+    pe->pat[2] = pat[2] | (u64)kv << 48;
+    pe->pat[3] = pat[3];
+    return 0;
 }
 
 typedef struct {
@@ -280,7 +504,7 @@ typedef struct {
     int cashed;
 } After;
 
-static i64 entry(const Solver *self, int lead, const After *after, int count, int spare) {
+static i64 entry(Solver *self, int lead, const After *after, int count, int spare) {
     const u64 *hands = self->hands;
     u64 own = hands[lead];
     int mate = self->partner[lead];
@@ -298,9 +522,11 @@ static i64 entry(const Solver *self, int lead, const After *after, int count, in
         if (c < limit) limit = c;
         i64 gain = 0;
         int e = 0;
+        u64 last = 0;
         while (t && e < limit) {
             int tb = bitlen(t) - 1;
             u64 top = (u64)1 << tb;
+            last = top;
             if (!(held & top)) break;
             gain += 1 + POINTS_OF[tb];
             t ^= top;
@@ -314,12 +540,13 @@ static i64 entry(const Solver *self, int lead, const After *after, int count, in
                 gain += least_points(opp, cashed + e) - least_points(opp, cashed);
             }
         }
+        self->srel |= last & LOW_ALL;
         if (gain > best) best = gain;
     }
     return best;
 }
 
-static i64 sure(const Solver *self, int lead) {
+static i64 sure(Solver *self, int lead) {
     u64 lv = self->live;
     const u64 *hands = self->hands;
     int trump = self->trump;
@@ -332,15 +559,18 @@ static i64 sure(const Solver *self, int lead) {
     if (trump >= 0) {
         u64 t = lv & trump_mask;
         int cashed = 0;
+        u64 last = 0; /* the lowest card looked at: the cards without points down to it are relevant */
         while (t) {
             int tb = bitlen(t) - 1;
             u64 top = (u64)1 << tb;
+            last = top;
             if (!(own & top)) break;
             got += 1 + POINTS_OF[tb];
             t ^= top;
             cashed++;
         }
         runs = cashed;
+        self->srel |= last & LOW_ALL;
         u64 theirs = 0;
         for (int i = 0; i < n; i++) {
             if (i != lead && i != mate) {
@@ -375,15 +605,18 @@ static i64 sure(const Solver *self, int lead) {
         }
         u64 t = lv & m;
         int cashed = 0;
+        u64 last = 0;
         while (t && rounds) {
             int tb = bitlen(t) - 1;
             u64 top = (u64)1 << tb;
+            last = top;
             if (!(own & top)) break;
             got += 1 + POINTS_OF[tb];
             t ^= top;
             rounds--;
             cashed++;
         }
+        self->srel |= last & LOW_ALL;
         runs += cashed;
         if (cashed) {
             for (int i = 0; i < n; i++) {
@@ -403,7 +636,7 @@ static i64 sure(const Solver *self, int lead) {
 }
 
 /* solver.ruffs: the searching side's sure trump points, the other side's. */
-static void ruffs(const Solver *self, i64 *mine_out, i64 *theirs_out) {
+static void ruffs(Solver *self, i64 *mine_out, i64 *theirs_out) {
     int side = self->side;
     u64 trump_mask = self->trump_mask;
     u64 ours = 0, theirs = 0;
@@ -413,6 +646,7 @@ static void ruffs(const Solver *self, i64 *mine_out, i64 *theirs_out) {
         else
             theirs |= self->hands[i] & trump_mask;
     }
+    if (self->partition) self->srel |= (ours | theirs) & LOW_ALL;
     i64 got[2] = {0, 0};
     int most[2] = {0, 0};
     for (int i = 0; i < self->n; i++) {
@@ -525,11 +759,16 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
     int side = self->side;
     int trump = self->trump;
     Table *gens = self->gens;
+    int part = self->partition; /* the relevant cards are followed only for the partition entries */
     i64 lo = 0, hi = 0;
     int first = -1;
     int keyed = 0;
     u64 key[4];
+    u64 coarse[2] = {0, 0};
+    uint32_t coarse_lead = 0;
+    long long visited = 0;
     i64 slo = 0, shi = INF;
+    u64 srel = 0;
     if (k == 0) {
         u64 lv = self->live;
         if (!lv) return 0;
@@ -544,6 +783,8 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
                     w = b;
                     continue;
                 }
+                if (part && b >= 0 && w >= 0 && b / 12 == w / 12 && !POINTS_OF[b] && !POINTS_OF[w])
+                    self->rel |= (u64)1 << (b > w ? b : w);
                 if (beats(b, w, trump)) {
                     w = b;
                     wk = i;
@@ -554,6 +795,12 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
         hi = self->live_points + left / n;
         key_of(self, lead, key);
         keyed = 1;
+        if (part) {
+            coarse[0] = self->coarse[0];
+            coarse[1] = self->coarse[1];
+            coarse_lead = self->coarse_lead;
+        }
+        visited = self->nodes;
         i64 e = gen_get(&gens->gen[0], key);
         if (e < 0) e = gen_get(&gens->gen[1], key);
         if (e >= 0) {
@@ -566,10 +813,13 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             }
             if (elo > lo) lo = elo;
             if (ehi < hi) hi = ehi;
+            mark_top(self, (int)(e >> 22));
         } else {
+            self->srel = 0;
             i64 q = sure(self, lead);
             i64 mine_t = 0, theirs_t = 0;
             if (trump >= 0) ruffs(self, &mine_t, &theirs_t);
+            srel = self->srel;
             if (side >> lead & 1) {
                 slo = q > mine_t ? q : mine_t;
                 shi = hi - theirs_t;
@@ -578,10 +828,42 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
                 shi = hi - (q > theirs_t ? q : theirs_t);
             }
         }
+        if (part && lo < beta && lo < hi && hi > alpha && slo < beta && shi > alpha) {
+            Bucket *bucket = pgen_get(&self->pgens->gen[0], coarse, coarse_lead);
+            if (!bucket) bucket = pgen_get(&self->pgens->gen[1], coarse, coarse_lead);
+            if (bucket) {
+                i64 total = self->live_points + left / n;
+                for (uint32_t i = 0; i < bucket->len; i++) {
+                    const PEntry *pe = bucket->e + i;
+                    u64 v = pentry_value(pe);
+                    if (first < 0) first = (int)(v >> 16 & 63) - 1;
+                    int kv = (int)(v >> 22 & 0xFFF);
+                    u64 m[4];
+                    top_mask(self, kv, m);
+                    if ((pe->pat[0] & KEY48) != (key[0] & m[0]) || (pe->pat[1] & KEY48) != (key[1] & m[1]) ||
+                        (pe->pat[2] & KEY48) != (key[2] & m[2]) || pe->pat[3] != (key[3] & m[3]))
+                        continue;
+                    i64 elo = (i64)(v & 0xFF), ehi = (i64)(v >> 8 & 0xFF);
+                    if (self->flip) {
+                        i64 t = elo;
+                        elo = total - ehi;
+                        ehi = total - t;
+                    }
+                    if (elo > lo || ehi < hi) {
+                        self->phits++;
+                        mark_top(self, kv);
+                        if (elo > lo) lo = elo;
+                        if (ehi < hi) hi = ehi;
+                        if (lo >= beta || hi <= alpha || lo == hi) break;
+                    }
+                }
+            }
+        }
         if (slo > lo || shi < hi) {
             i64 nlo = slo > lo ? slo : lo;
             i64 nhi = shi < hi ? shi : hi;
             if (nlo >= beta || nlo == nhi || nhi <= alpha) {
+                if (part) self->rel |= srel;
                 lo = nlo;
                 hi = nhi;
             }
@@ -597,6 +879,19 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
     } else {
         int mine_win = self->partner[seat] == (lead + wat) % n;
         legal = legal_coded(self->cells, trump, led, win, mine_win, held);
+        if (part && !mine_win && !POINTS_OF[win]) { /* whether a card beats a winning card without points */
+            u64 follow = held & SUIT(led);
+            u64 cmp;
+            if (follow)
+                cmp = win / 12 == led ? follow & LOW_ALL : 0;
+            else
+                cmp = win / 12 == trump ? held & self->trump_mask & LOW_ALL : 0;
+            if (cmp) {
+                u64 h0 = cmp & (~cmp + 1);
+                u64 wb = (u64)1 << win;
+                self->rel |= h0 > wb ? h0 : wb;
+            }
+        }
     }
     int moves[48];
     int count;
@@ -625,18 +920,28 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
         u64 bb = (u64)1 << b;
         hands[seat] = held ^ bb;
         int nw, nwat, nled;
+        u64 cm = 0;
         if (k == 0) {
             nw = b;
             nwat = 0;
             nled = b / 12;
-        } else if (beats(b, win, trump)) {
-            nw = b;
-            nwat = k;
-            nled = led;
         } else {
-            nw = win;
-            nwat = wat;
-            nled = led;
+            if (part && b / 12 == win / 12 && !POINTS_OF[b] && !POINTS_OF[win])
+                cm = (u64)1 << (b > win ? b : win);
+            if (beats(b, win, trump)) {
+                nw = b;
+                nwat = k;
+                nled = led;
+            } else {
+                nw = win;
+                nwat = wat;
+                nled = led;
+            }
+        }
+        u64 r0 = 0;
+        if (part) {
+            r0 = self->rel;
+            self->rel = cm;
         }
         i64 v;
         if (last) {
@@ -654,6 +959,12 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
         }
         hands[seat] = held;
         if (self->failed) return 0;
+        if (part) {
+            u64 re = self->rel;
+            if (re && !POINTS_OF[b] && (legal & ~bb) && (re & SUIT(b / 12) & ~((((u64)2) << b) - 1)))
+                re |= run_relevant(self, b, legal, re);
+            self->rel = r0 | re;
+        }
         if (maxing) {
             if (v > best) {
                 best = v;
@@ -681,9 +992,11 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             lo = hi = best;
         }
         if (slo > lo || shi < hi) {
+            if (part) self->rel |= srel;
             if (slo > lo) lo = slo;
             if (shi < hi) hi = shi;
         }
+        int kv = part ? kvec_of(self, self->rel) : 0;
         if (self->flip) {
             i64 total = self->live_points + popcount(self->live) / n;
             i64 t = lo;
@@ -691,11 +1004,21 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             hi = total - t;
         }
         Gen *newer = &gens->gen[0];
-        if (gen_put(newer, key, lo | hi << 8 | (i64)(move + 1) << 16) < 0) {
+        if (gen_put(newer, key, lo | hi << 8 | (i64)(move + 1) << 16 | (i64)kv << 22) < 0) {
             self->failed = 1;
             return 0;
         }
         if ((long long)newer->count > self->cap) table_turn(gens);
+        /* a partition entry where the search was not small and not every card without points is relevant */
+        if (part && self->nodes - visited >= PARTITION_LEAST && kv != kvec_of(self, self->live)) {
+            u64 m[4], pat[4];
+            top_mask(self, kv, m);
+            for (int s = 0; s < 4; s++) pat[s] = key[s] & m[s];
+            if (store(self, coarse, coarse_lead, pat, kv, lo, hi, move) < 0) {
+                self->failed = 1;
+                return 0;
+            }
+        }
     }
     return best;
 }
@@ -712,12 +1035,31 @@ static int as_int(PyObject *o, const char *what, long *out) {
     return 0;
 }
 
+static void free_tables(Solver *self) {
+    for (int i = 0; i < 16; i++) {
+        if (self->tables[i]) {
+            gen_free(&self->tables[i]->gen[0]);
+            gen_free(&self->tables[i]->gen[1]);
+            free(self->tables[i]);
+            self->tables[i] = NULL;
+        }
+        if (self->ptables[i]) {
+            pgen_free(&self->ptables[i]->gen[0]);
+            pgen_free(&self->ptables[i]->gen[1]);
+            free(self->ptables[i]);
+            self->ptables[i] = NULL;
+        }
+    }
+}
+
 static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
-    static char *names[] = {"rules", "trump", "partner", "cap", NULL};
+    static char *names[] = {"rules", "trump", "partner", "cap", "partition", NULL};
     PyObject *rules, *partner;
     int trump;
     long long cap = -1;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|L", names, &rules, &trump, &partner, &cap)) return -1;
+    int partition = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|Lp", names, &rules, &trump, &partner, &cap, &partition))
+        return -1;
     if (trump < -1 || trump > 3) {
         PyErr_SetString(PyExc_ValueError, "trump must be a suit (0-3) or -1");
         return -1;
@@ -759,25 +1101,23 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     self->trump_mask = trump >= 0 ? SUIT(trump) : 0;
     self->cap = self->partner[0] >= 0 ? cap : (cap / n > 1 ? cap / n : 1);
     self->nodes = 0;
-    for (int i = 0; i < 16; i++) {
-        if (self->tables[i]) {
-            gen_free(&self->tables[i]->gen[0]);
-            gen_free(&self->tables[i]->gen[1]);
-            free(self->tables[i]);
-            self->tables[i] = NULL;
+    self->partition = partition;
+    self->pcap = self->cap / 4;
+    self->phits = 0;
+    self->rel = self->srel = 0;
+    for (int s = 0; s < 4; s++) {
+        for (int j = 0; j < 8; j++) {
+            u64 m = 0;
+            for (int i = 0; i < n; i++) m |= ((LOW_CARDS >> j) << j) << (12 * (n - 1 - i));
+            self->tops[s][j] = m;
         }
     }
+    free_tables(self);
     return 0;
 }
 
 static void Solver_dealloc(Solver *self) {
-    for (int i = 0; i < 16; i++) {
-        if (self->tables[i]) {
-            gen_free(&self->tables[i]->gen[0]);
-            gen_free(&self->tables[i]->gen[1]);
-            free(self->tables[i]);
-        }
-    }
+    free_tables(self);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -870,6 +1210,12 @@ static PyObject *Solver_gain(Solver *self, PyObject *args, PyObject *kwds) {
         self->tables[kept] = calloc(1, sizeof(Table));
         if (!self->tables[kept]) return PyErr_NoMemory();
     }
+    if (self->partition && !self->ptables[kept]) {
+        self->ptables[kept] = calloc(1, sizeof(PTable));
+        if (!self->ptables[kept]) return PyErr_NoMemory();
+    }
+    self->pgens = self->ptables[kept];
+    self->rel = 0;
     self->side = side;
     self->flip = flip;
     self->gens = self->tables[kept];
@@ -899,15 +1245,23 @@ static int Solver_set_nodes(Solver *self, PyObject *value, void *closure) {
 
 static PyObject *Solver_get_cap(Solver *self, void *closure) { return PyLong_FromLongLong(self->cap); }
 
-/* Each side's table: (entries in the newer generation, entries in the older), by the side kept. */
-static PyObject *Solver_sizes(Solver *self, PyObject *unused) {
+static PyObject *Solver_get_phits(Solver *self, void *closure) { return PyLong_FromLongLong(self->phits); }
+
+static PyObject *Solver_get_partition(Solver *self, void *closure) { return PyBool_FromLong(self->partition); }
+
+/* Each side's table (`partition` 0) or partition table (1): (entries or buckets in the newer generation, in the
+ * older), by the side kept. */
+static PyObject *counts(Solver *self, int partition) {
     PyObject *out = PyDict_New();
     if (!out) return NULL;
     for (int i = 0; i < 16; i++) {
-        if (!self->tables[i]) continue;
+        if (partition ? !self->ptables[i] : !self->tables[i]) continue;
         PyObject *key = PyLong_FromLong(i);
-        PyObject *value = Py_BuildValue("(KK)", (unsigned long long)self->tables[i]->gen[0].count,
-                                        (unsigned long long)self->tables[i]->gen[1].count);
+        PyObject *value =
+            partition ? Py_BuildValue("(KK)", (unsigned long long)self->ptables[i]->gen[0].count,
+                                      (unsigned long long)self->ptables[i]->gen[1].count)
+                      : Py_BuildValue("(KK)", (unsigned long long)self->tables[i]->gen[0].count,
+                                      (unsigned long long)self->tables[i]->gen[1].count);
         if (!key || !value || PyDict_SetItem(out, key, value) < 0) {
             Py_XDECREF(key);
             Py_XDECREF(value);
@@ -920,17 +1274,25 @@ static PyObject *Solver_sizes(Solver *self, PyObject *unused) {
     return out;
 }
 
+static PyObject *Solver_sizes(Solver *self, PyObject *unused) { return counts(self, 0); }
+
+static PyObject *Solver_psizes(Solver *self, PyObject *unused) { return counts(self, 1); }
+
 static PyMethodDef Solver_methods[] = {
     {"gain", (PyCFunction)(void (*)(void))Solver_gain, METH_VARARGS | METH_KEYWORDS,
      "The points `seat`'s side wins from here on: exact inside (alpha, beta), else a bound on the side that fails."},
     {"sizes", (PyCFunction)Solver_sizes, METH_NOARGS,
      "Each side's table: (entries in the newer generation, in the older), by the side kept (a mask of seats)."},
+    {"psizes", (PyCFunction)Solver_psizes, METH_NOARGS,
+     "Each side's partition table: (buckets in the newer generation, in the older), by the side kept."},
     {NULL, NULL, 0, NULL},
 };
 
 static PyGetSetDef Solver_getset[] = {
     {"nodes", (getter)Solver_get_nodes, (setter)Solver_set_nodes, "The positions visited.", NULL},
     {"cap", (getter)Solver_get_cap, NULL, "Entries a table's generation holds before it becomes the older.", NULL},
+    {"phits", (getter)Solver_get_phits, NULL, "Partition entries that narrowed a window.", NULL},
+    {"partition", (getter)Solver_get_partition, NULL, "Whether partition entries are kept.", NULL},
     {NULL, NULL, NULL, NULL, NULL},
 };
 

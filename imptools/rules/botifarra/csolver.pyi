@@ -1,18 +1,26 @@
 """Botifarra's double-dummy solver for three and four players, written in C (csolver.c): a line-by-line port of
-`solver.Solver` (without partition search) that visits the very positions it visits and gives the same values. Built
+`solver.Solver` (partition search too) that visits the very positions it visits and gives the same values. Built
 where the wheel is compiled (hatch_build.py `NATIVE`); `position.new_solver` uses it where it was built."""
 
 class Solver:
-    """`solver.Solver` in C: the same constructor (no `partition`), `gain` and `nodes`."""
+    """`solver.Solver` in C: the same constructor, `gain`, `nodes` and `phits`."""
 
     nodes: int
     """The positions visited."""
 
     @property
+    def phits(self) -> int:
+        """Partition entries that narrowed a window."""
+
+    @property
+    def partition(self) -> bool:
+        """Whether partition entries are kept."""
+
+    @property
     def cap(self) -> int:
         """Entries a table's generation holds before it becomes the older (`cap // n` a player without partners)."""
 
-    def __init__(self, rules: str, trump: int, partner: list[int], cap: int = ...) -> None: ...
+    def __init__(self, rules: str, trump: int, partner: list[int], cap: int = ..., partition: bool = ...) -> None: ...
     def gain(
         self,
         hands: list[int],
@@ -31,6 +39,9 @@ class Solver:
 
     def sizes(self) -> dict[int, tuple[int, int]]:
         """Each side's table, by the side kept (a mask of seats): the entries of its newer and older generations."""
+
+    def psizes(self) -> dict[int, tuple[int, int]]:
+        """Each side's partition table, by the side kept: the buckets of its newer and older generations."""
 
 def tables() -> dict[str, object]:
     """The tables the port is written with (`POINTS_OF`, `PACK`, `SUIT_MASK`, `POINT_MASK`, `LOW_ALL`, `INF`,

@@ -87,12 +87,18 @@ NATIVE_SOLVER = _native()
 """`csolver.Solver` where it was built, else None."""
 
 
-def new_solver(rules: str, trump: int, partner: list[int]) -> Solver | NativeSolver:
+PARTITION = False
+"""Whether `new_solver` keeps partition entries where its caller does not say (the classes' default: off, as
+docs/PERFORMANCE.md measures them); the benches set it (`bench_botifarra.py --partition`)."""
+
+
+def new_solver(rules: str, trump: int, partner: list[int], partition: bool | None = None) -> Solver | NativeSolver:
     """The solver `answer` asks: the one written in C where it was built, else the Python class (the same positions,
-    values and `nodes`: tests/test_native_solver.py)."""
+    values and `nodes`: tests/test_native_solver.py); `partition` on or off, else `PARTITION`."""
+    part = PARTITION if partition is None else partition
     if NATIVE_SOLVER is not None:
-        return NATIVE_SOLVER(rules, trump, partner)
-    return Solver(rules, trump, partner)
+        return NATIVE_SOLVER(rules, trump, partner, partition=part)
+    return Solver(rules, trump, partner, partition=part)
 
 
 Saved = tuple[int, int, int, int, list[int] | None, int, int]
