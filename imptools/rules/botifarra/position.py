@@ -40,10 +40,16 @@ from imptools.rules.tricks import Played, after_exchange, turn_order, walk_trick
 if TYPE_CHECKING:
     from imptools.rules.botifarra.csolver import Solver as NativeSolver
 
-try:  # the two-player solver written in C (cduel.c), where the build made it: the same positions, the same values
+try:  # the solvers written in C (cduel.c, csolver.c: hatch_build.py `NATIVE`, built together or not at all)
     from imptools.rules.botifarra.cduel import Duel
-except ImportError:  # an editable or pure install: the Python class it ports
+    from imptools.rules.botifarra.csolver import Solver as _Native
+
+    NATIVE_SOLVER: type[NativeSolver] | None = _Native
+    """`csolver.Solver` where it was built (a port of `Solver` that visits the same positions), else None."""
+except ImportError:  # an editable or pure install: the Python classes they port
     from imptools.rules.botifarra.duel import Duel  # type: ignore[assignment]
+
+    NATIVE_SOLVER = None
 
 __all__ = [
     "BIT",
@@ -71,20 +77,6 @@ INF = 1 << 40
 
 MARKS = (5, 15)
 """A play that costs 5 points or more is `?`, 15 or more `??` (see docs/ANALYSIS.md)."""
-
-
-def _native() -> type[NativeSolver] | None:
-    """The solver written in C (`csolver.Solver`, a port of `Solver` that visits the same positions) where the wheel
-    was compiled with it (hatch_build.py `NATIVE`), else None (a pure install: the Python class serves)."""
-    try:
-        from imptools.rules.botifarra.csolver import Solver as Native
-    except ImportError:
-        return None
-    return Native
-
-
-NATIVE_SOLVER = _native()
-"""`csolver.Solver` where it was built, else None."""
 
 
 PARTITION = False
