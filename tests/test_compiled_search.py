@@ -42,6 +42,32 @@ def can_compile() -> bool:
     return shutil.which(compiler) is not None and headers.exists()
 
 
+def native_origin(module: str, cwd: Path) -> tuple[bool, str]:
+    """Whether the installed package is the source tree (editable), and the file of its C module `module` ('' where
+    it has none: hatch_build.py `NATIVE`)."""
+    printed = installed(
+        ["-c", f"import imptools, importlib.util as u; s = u.find_spec({module!r}); "
+         "print(imptools.__file__); print(s.origin if s else '')"],
+        cwd,
+    ).splitlines()  # fmt: skip
+    editable = Path(printed[0]).resolve().parent == ROOT / "imptools"
+    return editable, printed[1] if len(printed) > 1 else ""
+
+
+def build_native(source: Path, target: Path) -> Path:
+    """The C module of `source` built on its own into `target`, as the build hook builds it (`-O3`, the interpreter's
+    compiler, flags and headers)."""
+    cc = (sysconfig.get_config_var("CC") or "cc").split()
+    flags = (sysconfig.get_config_var("CCSHARED") or "-fPIC").split()
+    out = target / (source.stem + str(sysconfig.get_config_var("EXT_SUFFIX")))
+    include = sysconfig.get_paths()["include"]
+    run = subprocess.run(
+        [*cc, *flags, "-O3", "-shared", f"-I{include}", str(source), "-o", str(out)], capture_output=True, text=True
+    )
+    assert run.returncode == 0, run.stderr
+    return out
+
+
 def test_the_installed_search_is_compiled_where_the_build_could_compile_it(tmp_path: Path) -> None:
     package, search, escape = installed(
         [

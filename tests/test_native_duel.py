@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import signal
-import subprocess
 import sysconfig
 from pathlib import Path
 from random import Random
@@ -28,35 +27,11 @@ from imptools.rules.botifarra.obligations import TABLES
 from imptools.rules.botifarra.position import SearchBotifarra
 from imptools.rules.botifarra.search import TRUMPS, start_cards
 from imptools.simulate import Options, simulate
-from tests.test_compiled_search import ROOT, can_compile, installed
+from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin
 
+MODULE = "imptools.rules.botifarra.cduel"
 SOURCE = ROOT / "imptools" / "rules" / "botifarra" / "cduel.c"
 VARIANTS = ("rector-vicar", "piles-and-hand")
-
-
-def installed_module(tmp_path: Path) -> str:
-    """Where the installed package's `cduel` is ("" if it has none) and whether that package is the source tree."""
-    return installed(
-        [
-            "-c",
-            "import imptools, importlib.util as u; s = u.find_spec('imptools.rules.botifarra.cduel'); "
-            "print(imptools.__file__); print(s.origin if s else '')",
-        ],
-        tmp_path,
-    )
-
-
-def compiled_here(target: Path) -> Path:
-    """The C source built on its own, as the build hook builds it (`-O3`, the interpreter's compiler and flags)."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
-    flags = (sysconfig.get_config_var("CCSHARED") or "-fPIC").split()
-    out = target / ("cduel" + str(sysconfig.get_config_var("EXT_SUFFIX")))
-    include = sysconfig.get_paths()["include"]
-    run = subprocess.run(
-        [*cc, *flags, "-O3", "-shared", f"-I{include}", str(SOURCE), "-o", str(out)], capture_output=True, text=True
-    )
-    assert run.returncode == 0, run.stderr
-    return out
 
 
 def load(path: Path) -> ModuleType:
@@ -73,21 +48,20 @@ def cduel(tmp_path_factory: pytest.TempPathFactory) -> ModuleType:
     """The installed package's C module, else the source compiled here; skipped only without a compiler (CI has
     one: there it fails)."""
     where = tmp_path_factory.mktemp("cduel")
-    _, origin = (installed_module(where).splitlines() + ["", ""])[:2]
+    _, origin = native_origin(MODULE, where)
     if origin:
         return load(Path(origin))
     if not can_compile():
         if os.environ.get("CI"):
             pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
         pytest.skip("no C compiler here to build the C solver")
-    return load(compiled_here(where))
+    return load(build_native(SOURCE, where))
 
 
 def test_the_installed_duel_is_built_where_the_build_could_build_it(tmp_path: Path) -> None:
     """A compiled install has the C module (its stub beside it) and the position uses it; a pure or editable one
     has none and the position uses the Python class."""
-    package, origin = (installed_module(tmp_path).splitlines() + ["", ""])[:2]
-    editable = Path(package).resolve().parent == ROOT / "imptools"
+    editable, origin = native_origin(MODULE, tmp_path)
     if os.environ.get("CI") and not can_compile():
         pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
     chosen = installed(

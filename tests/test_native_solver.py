@@ -14,47 +14,20 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sysconfig
 from pathlib import Path
 
 import pytest
 
-from tests.test_compiled_search import ROOT, can_compile, installed
+from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin
 
 MODULE = "imptools.rules.botifarra.csolver"
 SOURCE = ROOT / "imptools" / "rules" / "botifarra" / "csolver.c"
 CHECK = ROOT / "tests" / "native_solver_check.py"
 
 
-def where(tmp_path: Path) -> tuple[bool, str]:
-    """Whether the installed package is the source tree (editable), and the installed C module's file ('' if none)."""
-    printed = installed(
-        ["-c", f"import imptools, importlib.util as u; s = u.find_spec({MODULE!r}); "
-         "print(imptools.__file__); print(s.origin if s else '')"],
-        tmp_path,
-    ).splitlines()  # fmt: skip
-    editable = Path(printed[0]).resolve().parent == ROOT / "imptools"
-    return editable, printed[1] if len(printed) > 1 else ""
-
-
-def build(tmp_path: Path) -> Path:
-    """The C module built from the source into `tmp_path`, as the build hook builds it (the interpreter's compiler
-    and headers)."""
-    cc = (sysconfig.get_config_var("CC") or "cc").split()
-    ldshared = (sysconfig.get_config_var("LDSHARED") or "cc -shared").split()
-    target = tmp_path / ("csolver" + str(sysconfig.get_config_var("EXT_SUFFIX")))
-    obj = tmp_path / "csolver.o"
-    include = sysconfig.get_paths()["include"]
-    for command in ([*cc, "-O2", "-fPIC", "-I", include, "-c", str(SOURCE), "-o", str(obj)],
-                    [*ldshared, str(obj), "-o", str(target)]):  # fmt: skip
-        run = subprocess.run(command, capture_output=True, text=True, timeout=300)
-        assert run.returncode == 0, run.stderr
-    return target
-
-
 def test_the_installed_c_solver_is_built_where_the_build_could_build_it(tmp_path: Path) -> None:
-    editable, module = where(tmp_path)
+    editable, module = native_origin(MODULE, tmp_path)
     if os.environ.get("CI") and not can_compile():
         pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
     if editable or os.environ.get("IMPTOOLS_PURE") or not can_compile():
@@ -66,11 +39,11 @@ def test_the_installed_c_solver_is_built_where_the_build_could_build_it(tmp_path
 
 
 def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -> None:
-    _, module = where(tmp_path)
+    _, module = native_origin(MODULE, tmp_path)
     if not module:
         if not can_compile():
             pytest.skip("no C module installed and no compiler to build one")
-        module = str(build(tmp_path))
+        module = str(build_native(SOURCE, tmp_path))
     out = json.loads(installed([str(CHECK), "--module", module, "--endgames", "300", "--hands", "3"], tmp_path))
     assert out["module"] == module
     assert out["diffs"] == []
@@ -99,7 +72,7 @@ def test_the_c_solver_visits_the_positions_of_the_python_class(tmp_path: Path) -
 def test_the_position_asks_the_c_solver_where_it_was_built(tmp_path: Path) -> None:
     """`position.new_solver` (what `answer` asks) gives the C class where the installed package has it, the Python
     class else."""
-    _, module = where(tmp_path)
+    _, module = native_origin(MODULE, tmp_path)
     printed = installed(
         ["-c", "from imptools.rules.botifarra.position import new_solver; "
          "s = new_solver('obligada', 0, [2, 3, 0, 1]); print(type(s).__module__, s.nodes)"],
