@@ -4,6 +4,7 @@ python bench/bench_botifarra.py                                          # every
 PYTHONPATH=. python bench/bench_botifarra.py --tables obligada --hands 5 --limit 60
 PYTHONPATH=. python bench/bench_botifarra.py --tables obligada lliure --hands 5 --from-trick 3
 python bench/bench_botifarra.py --tables obligada --hands 2 --limit 60 --partition on   # partition entries on
+python bench/bench_botifarra.py --tables lliure --hands 6 --only 1 3 --cap 3145727   # hands 1 and 3, larger tables
 
 Fresh hands from `imptools.simulate` (the code of `imp simulate`, random bots; seed `--seed`), every play from
 `--from-trick` valued as `imp analyse --jobs 1` values it: by default 20 hands at the four-player tables and 5 at
@@ -74,17 +75,23 @@ def main() -> None:
     parser.add_argument("--from-trick", type=int, default=1)
     parser.add_argument("--limit", type=int, help="CPU seconds a hand may take (default: its target)")
     parser.add_argument("--partition", choices=["on", "off"], help="the solver's partition entries (default: its own)")
+    parser.add_argument("--cap", type=int, help="entries a generation of the solver's tables (default: SOLVER_CAP)")
+    parser.add_argument("--duel-slots", type=int, help="the most slots of `Duel`'s table (default: DUEL_SLOTS)")
+    parser.add_argument("--only", type=int, nargs="+", help="these hands of the table's game alone")
     args = parser.parse_args()
     import imptools.rules.botifarra.position as searched
 
     if args.partition:  # read by `new_solver` in the children (forked)
         searched.PARTITION = args.partition == "on"
+    searched.CAP = args.cap  # read by `new_solver` and `_duel` in the children, None for the classes' default
+    searched.DUEL_MOST = args.duel_slots
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")
     print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")
     native = getattr(searched, "NATIVE_SOLVER", None)  # Botifarra's solver written in C, where it was built
     print(f"three- and four-player solver: {'C (' + native.__module__ + ')' if native else 'Python'}"
-          f", partition entries {'on' if searched.PARTITION else 'off'}")  # fmt: skip
+          f", partition entries {'on' if searched.PARTITION else 'off'}"
+          f", tables: cap {args.cap or 'default'}, duel slots {args.duel_slots or 'default'}")  # fmt: skip
     ctx = mp.get_context("fork")
     for table in args.tables:
         hands = args.hands or (20 if TABLES[table][0] == 4 else 5)
@@ -96,6 +103,8 @@ def main() -> None:
         peaks: list[float] = []
         stopped = 0
         for h in game.hands:
+            if args.only and h.number not in args.only:
+                continue
             mine, theirs = ctx.Pipe(duplex=False)
             proc = ctx.Process(target=child, args=(game, h.number, args.from_trick, limit, theirs))
             proc.start()

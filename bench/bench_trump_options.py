@@ -2,12 +2,16 @@
 
 python bench/bench_trump_options.py --table obligada --hand 2                 # the slow hand of bench_botifarra
 python bench/bench_trump_options.py --table lliure --hand 1 --partition on    # with partition entries
+python bench/bench_trump_options.py --table lliure --hand 1 --cap 3145727     # tables of another capacity
+python bench/bench_trump_options.py --table rector-vicar --hand 2 --duel-slots 67108864   # a larger `Duel` table
 
 One hand of `bench_botifarra.py`'s games (same tables and seed) valued as `imp analyse --jobs 1` values it from
 trick 1, in this process; each option of the trump table is shown with its value, the positions its search visited
 and its CPU seconds (the option taken: the first value of the hand's own search, whose tables the plays share), then
 the hand's total: the plays' share is what is left. Run after `pip install .` from outside the tree to measure the
-compiled search.
+compiled search. Each option's line ends with its solver's table: for `Solver` the times a generation became the
+older (`turns`: entries dropped) and the entries of each side's newer and older generations; for `Duel` the slots
+taken of its slots (it doubles while more than a quarter are taken, up to its most).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from bench_botifarra import game_of
+from bench_botifarra import TABLES, game_of
 
 import imptools.analyse as analyse
 import imptools.choices as choices
@@ -29,20 +33,40 @@ from imptools.rules.base import Decision, SearchPosition
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--table", default="obligada", choices=["obligada", "lliure", "carregar"])
+    parser.add_argument("--table", default="obligada", choices=list(TABLES))
     parser.add_argument("--hand", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--partition", choices=["on", "off"], help="the solver's partition entries (default: its own)")
+    parser.add_argument("--cap", type=int, help="entries a generation of the solver's tables (default: SOLVER_CAP)")
+    parser.add_argument("--duel-slots", type=int, help="the most slots of `Duel`'s table (default: DUEL_SLOTS)")
     args = parser.parse_args()
     if args.partition:
         position.PARTITION = args.partition == "on"
+    position.CAP = args.cap
+    position.DUEL_MOST = args.duel_slots
+
+    def table(s: Search) -> str:
+        """The table of the solver `s`'s position asks, as it stands (before `close` drops it)."""
+        pos: Any = s.position
+        solver = getattr(pos, "_solver", None)
+        if solver is not None:
+            sizes = " ".join(f"{n}+{o}" for n, o in sorted(solver.sizes().values())) if hasattr(solver, "sizes") else ""
+            return f"; table: {solver.turns} turns, cap {solver.cap}, entries {sizes}"
+        duel = getattr(pos, "_duel_solver", None)
+        if duel is not None:
+            taken, slots = duel.taken, len(duel.keys) if hasattr(duel, "keys") else duel.slots
+            return f"; table: {taken} of {slots} slots taken (most {duel.most})"
+        return ""
+
     valued = choices.value_choices
     lines: list[str] = []
+    searched: list[Search] = []  # the hand's own search (the option taken), whose tables the plays share
 
     def value_choices(
         decisions: Sequence[Decision], search: Search, new_search: Callable[[SearchPosition], Search], costly: bool
     ) -> tuple[tuple[choices.ChoiceValue, ...], int]:
-        spent: list[tuple[int, float]] = []
+        spent: list[tuple[int, float, str]] = []
+        searched.append(search)
 
         def timed(start: SearchPosition) -> Search:
             s = new_search(start)
@@ -51,7 +75,7 @@ def main() -> None:
 
             def value(*args: Any) -> int:
                 v = plain(*args)
-                spent.append((s.positions(), time.process_time() - began))
+                spent.append((s.positions(), time.process_time() - began, table(s)))
                 return v
 
             setattr(s, "value", value)  # noqa: B010 (the search's own method, timed)
@@ -62,8 +86,12 @@ def main() -> None:
         cpu = time.process_time() - began
         others = iter(spent)
         for c in out:
-            count, took = (search.positions(), cpu - sum(t for _, t in spent)) if c.made else next(others)
-            lines.append(f"  {c.option}: value {c.value}, {count} positions, {took:.2f} s CPU{' (taken)' * c.made}")
+            count, took, kept = (
+                (search.positions(), cpu - sum(t for _, t, _ in spent), table(search)) if c.made else next(others)
+            )
+            lines.append(
+                f"  {c.option}: value {c.value}, {count} positions, {took:.2f} s CPU{' (taken)' * c.made}{kept}"
+            )
         lines.append(f"  the trump table: {nodes + search.positions()} positions, {cpu:.2f} s CPU")
         return out, nodes
 
@@ -77,6 +105,7 @@ def main() -> None:
     print(f"{args.table} seed {args.seed} hand {args.hand} (partition entries {part}):")
     print("\n".join(lines))
     print(f"  the whole hand: {len(a.plays)} plays, {a.nodes} positions, {cpu:.2f} s CPU, peak {peak:.0f} MB")
+    print(f"  at the end{table(searched[-1]) if searched else ''}")
 
 
 if __name__ == "__main__":

@@ -168,6 +168,48 @@ def test_each_other_trumps_search_is_freed_as_soon_as_it_is_valued(
     assert [d() is not None for d in duels] == [False] * 5
 
 
+@pytest.mark.parametrize(("table", "variant"), [("partnership", LLIURE), ("individual", OBLIGADA), ("three", CARREGAR)])
+def test_each_other_trumps_solver_is_freed_as_soon_as_it_is_valued(
+    monkeypatch: pytest.MonkeyPatch, table: str, variant: str
+) -> None:
+    """Three and four players: each trump not named is searched with a `Solver` of its own (two generations of
+    `SOLVER_CAP` entries a side, up to 256 MB in C); once its value is known, its tables are freed before the next
+    trump's search starts, without the cycle collector (switched off here); the hand's own solver stays for the
+    plays."""
+    start = endgame(record(table, variant, 44), 4)
+    chooser = start.order[-1]
+    named = None if start.trump < 0 else start.trump
+    decision = trump_decision(start.setup, Calls(True, named, chooser), start, chooser)
+    solvers: list[weakref.ReferenceType[object]] = []
+    plain = botifarra_position.new_solver
+
+    def kept(rules: str, trump: int, partner: list[int], partition: bool | None = None) -> object:
+        solver = plain(rules, trump, partner, partition)
+        solvers.append(weakref.ref(solver))
+        return solver
+
+    alive_at_start: list[int] = []
+
+    def new_search(pos: SearchPosition) -> Search:
+        alive_at_start.append(sum(d() is not None for d in solvers))
+        return Search(pos)
+
+    monkeypatch.setattr(botifarra_position, "new_solver", kept)
+    monkeypatch.setattr(gc, "collect", lambda generation=2: 0)
+    search = Search(start)
+    gc.disable()
+    try:
+        choices, nodes = value_choices([decision], search, new_search)
+        alive = [d() is not None for d in solvers]
+    finally:
+        gc.enable()
+    assert alive_at_start == [0, 0, 0, 0]  # each other trump's solver gone before the next search starts
+    assert alive == [False, False, False, False, True]  # the four others' freed; the named trump's kept
+    assert nodes > 0 and len(choices) == 5
+    search.close()
+    assert [d() is not None for d in solvers] == [False] * 5
+
+
 def test_the_start_cards_rebuild_the_start() -> None:
     """`start_cards` gives back what the start position was made of, piles and all."""
     for table, rules in TABLES:

@@ -34,7 +34,7 @@ typedef int64_t i64;
 #define LOW_CARDS ((u64)0x7F)
 #define LOW_ALL (LOW_CARDS | LOW_CARDS << 12 | LOW_CARDS << 24 | LOW_CARDS << 36)
 #define SUIT(s) ((u64)0xFFF << (12 * (s)))
-#define DEFAULT_CAP 1000000
+#define DEFAULT_CAP (3 * (1 << 20) - 1) /* solver.SOLVER_CAP: a generation fills 4M slots (128 MB) */
 #define FIRST_SLOTS 1024
 #define KEY48 (((u64)1 << 48) - 1)
 #define KEY51 (((u64)1 << 51) - 1)
@@ -364,6 +364,7 @@ typedef struct {
     int partner[4];
     long long cap;
     long long nodes;
+    long long turns; /* times a table's newer generation became the older, all sides together */
     Table *tables[16]; /* by the side kept (a mask of seats), made on first use */
     /* the search's state, set by `gain` */
     u64 hands[4];
@@ -1008,7 +1009,10 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             self->failed = 1;
             return 0;
         }
-        if ((long long)newer->count > self->cap) table_turn(gens);
+        if ((long long)newer->count > self->cap) {
+            table_turn(gens);
+            self->turns++;
+        }
         /* a partition entry where the search was not small and not every card without points is relevant */
         if (part && self->nodes - visited >= PARTITION_LEAST && kv != kvec_of(self, self->live)) {
             u64 m[4], pat[4];
@@ -1101,6 +1105,7 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
     self->trump_mask = trump >= 0 ? SUIT(trump) : 0;
     self->cap = self->partner[0] >= 0 ? cap : (cap / n > 1 ? cap / n : 1);
     self->nodes = 0;
+    self->turns = 0;
     self->partition = partition;
     self->pcap = self->cap / 4;
     self->phits = 0;
@@ -1245,6 +1250,8 @@ static int Solver_set_nodes(Solver *self, PyObject *value, void *closure) {
 
 static PyObject *Solver_get_cap(Solver *self, void *closure) { return PyLong_FromLongLong(self->cap); }
 
+static PyObject *Solver_get_turns(Solver *self, void *closure) { return PyLong_FromLongLong(self->turns); }
+
 static PyObject *Solver_get_phits(Solver *self, void *closure) { return PyLong_FromLongLong(self->phits); }
 
 static PyObject *Solver_get_partition(Solver *self, void *closure) { return PyBool_FromLong(self->partition); }
@@ -1291,6 +1298,7 @@ static PyMethodDef Solver_methods[] = {
 static PyGetSetDef Solver_getset[] = {
     {"nodes", (getter)Solver_get_nodes, (setter)Solver_set_nodes, "The positions visited.", NULL},
     {"cap", (getter)Solver_get_cap, NULL, "Entries a table's generation holds before it becomes the older.", NULL},
+    {"turns", (getter)Solver_get_turns, NULL, "Times a table's newer generation became the older.", NULL},
     {"phits", (getter)Solver_get_phits, NULL, "Partition entries that narrowed a window.", NULL},
     {"partition", (getter)Solver_get_partition, NULL, "Whether partition entries are kept.", NULL},
     {NULL, NULL, NULL, NULL, NULL},

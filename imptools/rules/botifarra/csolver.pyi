@@ -9,6 +9,10 @@ class Solver:
     """The positions visited."""
 
     @property
+    def turns(self) -> int:
+        """Times a table's newer generation became the older (its older's entries dropped), all sides together."""
+
+    @property
     def phits(self) -> int:
         """Partition entries that narrowed a window."""
 

@@ -29,12 +29,12 @@ from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, bits
 from imptools.rules.botifarra.calls import TWO_PLAYER, judge_calls
 from imptools.rules.botifarra.cards import spell, trick_winner
-from imptools.rules.botifarra.duel import count_of, least_sum
+from imptools.rules.botifarra.duel import DUEL_SLOTS, count_of, least_sum
 from imptools.rules.botifarra.masks import BIT, CARD, POINTS_OF, SUIT_MASK, beats, legal_mask, lows, mask_of
 from imptools.rules.botifarra.ruleset import Botifarra, call_lines, hand_cards, hand_piles
 from imptools.rules.botifarra.scoring import two_player_points
 from imptools.rules.botifarra.setup import Setup
-from imptools.rules.botifarra.solver import Solver
+from imptools.rules.botifarra.solver import SOLVER_CAP, Solver
 from imptools.rules.tricks import Played, after_exchange, turn_order, walk_tricks
 
 if TYPE_CHECKING:
@@ -84,13 +84,23 @@ PARTITION = False
 docs/PERFORMANCE.md measures them); the benches set it (`bench_botifarra.py --partition`)."""
 
 
+CAP: int | None = None
+"""The entries a generation of `new_solver`'s tables holds (None: the classes' default, `solver.SOLVER_CAP`, which
+the C port shares); the benches set it (`bench_botifarra.py --cap`), for both classes alike."""
+
+DUEL_MOST: int | None = None
+"""The most slots of `Duel`'s table (None: the classes' default, `duel.DUEL_SLOTS`); the benches set it
+(`bench_botifarra.py --duel-slots`)."""
+
+
 def new_solver(rules: str, trump: int, partner: list[int], partition: bool | None = None) -> Solver | NativeSolver:
     """The solver `answer` asks: the one written in C where it was built, else the Python class (the same positions,
-    values and `nodes`: tests/test_native_solver.py); `partition` on or off, else `PARTITION`."""
+    values and `nodes`: tests/test_native_solver.py); `partition` on or off, else `PARTITION`; the capacity `CAP`."""
     part = PARTITION if partition is None else partition
+    cap = SOLVER_CAP if CAP is None else CAP
     if NATIVE_SOLVER is not None:
-        return NATIVE_SOLVER(rules, trump, partner, partition=part)
-    return Solver(rules, trump, partner, partition=part)
+        return NATIVE_SOLVER(rules, trump, partner, cap=cap, partition=part)
+    return Solver(rules, trump, partner, cap=cap, partition=part)
 
 
 Saved = tuple[int, int, int, int, list[int] | None, int, int]
@@ -344,7 +354,8 @@ class SearchBotifarra:
         """`answer` with two players: the window on the count made a window on the sum it rises with (twice the
         card points and the tricks, `duel.least_sum`), the sum searched by `Duel`, its result counted back."""
         if self._duel_solver is None:
-            self._duel_solver = Duel(self.rules, self.trump, self.under)
+            most = DUEL_SLOTS if DUEL_MOST is None else DUEL_MOST
+            self._duel_solver = Duel(self.rules, self.trump, self.under, most)
         seat = self.seat[player]
         side = 1 << seat
         lo, hi = self._known(side)

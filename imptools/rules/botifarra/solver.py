@@ -8,9 +8,13 @@ from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, cannot_b
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
 
-SOLVER_CAP = 1_000_000
+SOLVER_CAP = 3 * (1 << 20) - 1
 """Entries in the solver's tables (all sides together: one table for a partnership, one per player else) before
-each becomes the older generation (as `analyse.TABLE_CAP`): at most twice this, about 350 MB."""
+each becomes the older generation (as `analyse.TABLE_CAP`), shared with the C port (`csolver.c` `DEFAULT_CAP`):
+3,145,727, so that a generation of the C port (32 bytes a slot, at most three quarters full) fills 4M slots, 128 MB,
+256 MB for both. The slow partnership hands' searches outgrew 1,000,000 (the limit chosen for Python dicts) dozens
+of times a hand and searched again what they dropped (docs/PERFORMANCE.md, "the tables' capacity in C"). The Python
+class, the fallback where the port was not built, takes about 120 bytes an entry: some 750 MB at the most."""
 
 LOW_CARDS = 0x7F
 """A suit's seven cards without points (2-8), the lowest seven bits of its twelve."""
@@ -93,6 +97,8 @@ class Solver:
         self.pcap = self.cap // 4
         """Buckets in the partition tables a generation (each holds up to `BUCKET` entries)."""
         self.nodes = 0
+        self.turns = 0
+        """Times a table's newer generation became the older (the older's entries dropped), all sides together."""
         self.phits = 0
         """Partition entries that narrowed a window."""
         self.rel = 0
@@ -625,6 +631,7 @@ class Solver:
             table[key] = lo | hi << 8 | (move + 1) << 16 | kv << 22
             if len(table) > self.cap:
                 gens[1], gens[0] = table, {}
+                self.turns += 1
             # a partition entry where the search was not small and not every card without points is relevant
             if part and self.nodes - visited >= self.least and kv != self.kvec_of(self.live):
                 self.store(coarse, key & self.top_mask(kv), kv, lo, hi, move)
