@@ -6,7 +6,8 @@
  * up to their packing, generations turning over at the same size), so its answers, `nodes` and `shared` are theirs
  * (tests/test_native_escape.py). The search holds no Python object: the cards are masks of 128 bits, a key a row of
  * bytes (each card's holder and colour, and for `Gains` its coins, as one byte, low card first; the leader, the
- * bottles, the cards lying), the tables open addressing over flat arrays, freed with the object.
+ * bottles, the cards lying), as long as the position needs, the tables open addressing over flat arrays with the keys
+ * in an arena, freed with the object.
  * docs/ANALYSIS.md says how the searches work.
  */
 
@@ -58,13 +59,16 @@ static inline int low_bit(mask_t x)
 
 /* ------------------------------------------------------------------------------------------------ the tables */
 
-/* A dict of keys of `len` bytes (a multiple of 8) to 64-bit values: open addressing, linear probing, doubling at
- * three quarters full. Only its entries count (`count`), as `len(dict)` does. */
+/* A dict of byte strings (at most 255 bytes) to 64-bit values: open addressing, linear probing, doubling at three
+ * quarters full; the keys, each as its length and its bytes, one after another in an arena of their own (a key's
+ * memory is its length: as a Python int's, the keys of positions late in the hand are short). Only its entries count
+ * (`count`), as `len(dict)` does. */
 typedef struct {
     uint64_t *hash; /* 0: an empty slot */
     uint64_t *val;
-    unsigned char *key;
-    size_t slots, count, len;
+    uint32_t *off; /* where the key lies in `arena` */
+    unsigned char *arena;
+    size_t slots, count, used, room;
 } Table;
 
 static int oom = 0; /* a table could not grow: the call raises MemoryError */
@@ -73,8 +77,8 @@ static uint64_t hash_key(const unsigned char *k, size_t len)
 {
     uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
     for (size_t i = 0; i < len; i += 8) {
-        uint64_t w;
-        memcpy(&w, k + i, 8);
+        uint64_t w = 0;
+        memcpy(&w, k + i, len - i < 8 ? len - i : 8);
         h ^= w;
         h *= 0xBF58476D1CE4E5B9ULL;
         h ^= h >> 31;
@@ -89,72 +93,83 @@ static void table_free(Table *t)
 {
     free(t->hash);
     free(t->val);
-    free(t->key);
-    t->hash = t->val = NULL;
-    t->key = NULL;
-    t->slots = t->count = 0;
+    free(t->off);
+    free(t->arena);
+    memset(t, 0, sizeof(Table));
 }
 
-static int table_alloc(Table *t, size_t slots)
-{
-    t->hash = calloc(slots, sizeof(uint64_t));
-    t->val = malloc(slots * sizeof(uint64_t));
-    t->key = malloc(slots * t->len);
-    if (t->hash == NULL || t->val == NULL || t->key == NULL) {
-        table_free(t);
-        oom = 1;
-        return -1;
-    }
-    t->slots = slots;
-    t->count = 0;
-    return 0;
-}
-
-/* The slot of `k` (hash `h`): where it is, or the empty slot where it would go. */
-static inline size_t slot_of(const Table *t, const unsigned char *k, uint64_t h)
+/* The slot of `k` (`len` bytes, hash `h`): where it is, or the empty slot where it would go. */
+static inline size_t slot_of(const Table *t, const unsigned char *k, size_t len, uint64_t h)
 {
     size_t mask = t->slots - 1, i = (size_t)h & mask;
-    while (t->hash[i] && (t->hash[i] != h || memcmp(t->key + i * t->len, k, t->len) != 0)) i = (i + 1) & mask;
+    while (t->hash[i]) {
+        if (t->hash[i] == h) {
+            const unsigned char *at = t->arena + t->off[i];
+            if (at[0] == len && memcmp(at + 1, k, len) == 0) break;
+        }
+        i = (i + 1) & mask;
+    }
     return i;
 }
 
-static inline int table_get(const Table *t, const unsigned char *k, uint64_t h, uint64_t *out)
+static inline int table_get(const Table *t, const unsigned char *k, size_t len, uint64_t h, uint64_t *out)
 {
     if (!t->slots) return 0;
-    size_t i = slot_of(t, k, h);
+    size_t i = slot_of(t, k, len, h);
     if (!t->hash[i]) return 0;
     *out = t->val[i];
     return 1;
 }
 
-static void table_grow(Table *t)
+/* The slots doubled (the keys stay where they are in the arena); -1 where memory ran out. */
+static int table_grow(Table *t)
 {
-    Table old = *t;
-    if (table_alloc(t, old.slots ? old.slots * 2 : FIRST_SLOTS) < 0) {
-        *t = old;
-        return;
+    size_t slots = t->slots ? t->slots * 2 : FIRST_SLOTS;
+    uint64_t *hash = calloc(slots, sizeof(uint64_t)), *val = malloc(slots * sizeof(uint64_t));
+    uint32_t *off = malloc(slots * sizeof(uint32_t));
+    if (hash == NULL || val == NULL || off == NULL) {
+        free(hash);
+        free(val);
+        free(off);
+        oom = 1;
+        return -1;
     }
-    for (size_t j = 0; j < old.slots; j++) {
-        if (!old.hash[j]) continue;
-        size_t i = slot_of(t, old.key + j * old.len, old.hash[j]);
-        t->hash[i] = old.hash[j];
-        t->val[i] = old.val[j];
-        memcpy(t->key + i * t->len, old.key + j * old.len, t->len);
-        t->count++;
+    size_t mask = slots - 1;
+    for (size_t j = 0; j < t->slots; j++) {
+        if (!t->hash[j]) continue;
+        size_t i = (size_t)t->hash[j] & mask;
+        while (hash[i]) i = (i + 1) & mask;
+        hash[i] = t->hash[j];
+        val[i] = t->val[j];
+        off[i] = t->off[j];
     }
-    table_free(&old);
+    free(t->hash);
+    free(t->val);
+    free(t->off);
+    t->hash = hash, t->val = val, t->off = off, t->slots = slots;
+    return 0;
 }
 
-static inline void table_set(Table *t, const unsigned char *k, uint64_t h, uint64_t v)
+static inline void table_set(Table *t, const unsigned char *k, size_t len, uint64_t h, uint64_t v)
 {
-    if ((t->count + 1) * 4 > t->slots * 3) {
-        table_grow(t);
-        if (!t->slots || (t->count + 1) * 4 > t->slots * 4) return;
-    }
-    size_t i = slot_of(t, k, h);
+    if ((t->count + 1) * 4 > t->slots * 3 && table_grow(t) < 0) return;
+    size_t i = slot_of(t, k, len, h);
     if (!t->hash[i]) {
+        if (t->used + len + 1 > t->room) {
+            size_t room = t->room ? t->room * 2 : 4096;
+            while (room < t->used + len + 1) room *= 2;
+            unsigned char *arena = room >> 32 ? NULL : realloc(t->arena, room);
+            if (arena == NULL) {
+                oom = 1;
+                return;
+            }
+            t->arena = arena, t->room = room;
+        }
+        t->arena[t->used] = (unsigned char)len;
+        memcpy(t->arena + t->used + 1, k, len);
         t->hash[i] = h;
-        memcpy(t->key + i * t->len, k, t->len);
+        t->off[i] = (uint32_t)t->used;
+        t->used += len + 1;
         t->count++;
     }
     t->val[i] = v;
@@ -163,11 +178,9 @@ static inline void table_set(Table *t, const unsigned char *k, uint64_t h, uint6
 /* `older` dropped, `table` becomes it, a new one starts (`older, table = table, {}`). */
 static void table_turn(Table *table, Table *older)
 {
-    size_t len = table->len;
     table_free(older);
     *older = *table;
     memset(table, 0, sizeof(Table));
-    table->len = len;
 }
 
 /* --------------------------------------------------------------------------------------------- the object */
@@ -198,7 +211,6 @@ typedef struct {
     int team[MAX_SEATS];
     int counts_tricks;
     long long escape_cap, gains_cap;
-    size_t rest_len, ekey_len, gkey_len;
     /* the dynamic state of a call, played on as `SearchBottle` is */
     mask_t hands[MAX_SEATS], live;
     int trick[MAX_TRICK], ntrick, leader, prices[MAX_BOTTLES], owners[MAX_BOTTLES];
@@ -435,8 +447,6 @@ static ESolver *esolver_for(Lines *L, int seat, int gaining)
             oom = 1;
             return NULL;
         }
-        S->table.len = S->older.len = L->ekey_len;
-        S->stored.len = S->ostored.len = L->rest_len;
         for (int i = 0; i < DEPTHS; i++) S->refuted[i] = -1;
         L->esolvers[seat][gaining] = S;
     }
@@ -465,6 +475,36 @@ static uint64_t elast_trick(const Lines *L, int tm, int gaining)
 }
 
 /* Escape._partition_solver's `solve`: `inner` is `settled is not None`. */
+/* The cards lying (`_Lines._lying`, places of 8 bits each) into a key at `at`: how many, then their places; the
+ * bytes written. */
+static inline int put_lying(unsigned char *at, uint64_t lying)
+{
+    int k = 0;
+    for (; lying; lying >>= 8) at[1 + k++] = (unsigned char)(lying & 255);
+    at[0] = (unsigned char)k;
+    return k + 1;
+}
+
+/* A partition entry's key: the rest, `k`, the holders and colours of the `k` highest cards of `above` (`x`: those
+ * `k` cards); its length. */
+static inline int partition_key(const Lines *L, const unsigned char *rest, int rest_len, int k, mask_t x,
+                                unsigned char *key)
+{
+    memcpy(key, rest, rest_len);
+    int at = rest_len;
+    key[at++] = (unsigned char)k;
+    for (mask_t y = x; y; y &= y - 1) key[at++] = L->edigit[low_bit(y)];
+    return at;
+}
+
+/* The `k` highest cards of `above` (`m` of them). */
+static inline mask_t highest(mask_t above, int m, int k)
+{
+    for (int j = 0; j < m - k; j++) above &= above - 1;
+    return above;
+}
+
+/* Escape._partition_solver's `solve`: `inner` is `settled is not None`. */
 static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, uint64_t lying)
 {
     L->escape_nodes++;
@@ -473,7 +513,7 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
     if (!live) return NOTHING | (gaining || holds(L, seat) ? 0 : 1);
     unsigned char rest[256], key[256];
     mask_t above = 0;
-    int price = 0, m = 0, rest_len = (int)L->rest_len;
+    int price = 0, m = 0, rest_len = 0;
     uint64_t rest_hash = 0;
     if (!inner) {
         int f = fate(L, seat);
@@ -482,8 +522,8 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
         price = max_price(L);
         above = live & ~below(price);
         m = popcount(above);
-        /* the rest of the key: the cards below the price, the leader, the bottles, the counts, the cards lying */
-        memset(rest, 0, rest_len);
+        /* the rest of the key: the cards below the price, the leader, the bottles, the counts (two a byte), the
+         * cards lying */
         int at = 1;
         mask_t low = live & below(price);
         rest[0] = (unsigned char)popcount(low);
@@ -496,26 +536,25 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
             rest[at++] = (unsigned char)popcount(live & below(p));
             rest[at++] = (unsigned char)(o >= 0 && (tm >> o & 1));
         }
-        for (int i = 0; i < L->nclasses; i++) rest[at++] = (unsigned char)popcount(live & L->classes[i]);
-        memcpy(rest + at, &lying, 8);
-        rest_hash = hash_key(rest, L->rest_len);
+        for (int i = 0; i < L->nclasses; i += 2) {
+            int two = popcount(live & L->classes[i]);
+            if (i + 1 < L->nclasses) two |= popcount(live & L->classes[i + 1]) << 4;
+            rest[at++] = (unsigned char)two;
+        }
+        at += put_lying(rest + at, lying);
+        rest_len = at;
+        rest_hash = hash_key(rest, rest_len);
         uint64_t ks = 0, got;
-        if (table_get(&S->stored, rest, rest_hash, &got)) ks |= got;
-        if (table_get(&S->ostored, rest, rest_hash, &got)) ks |= got;
+        if (table_get(&S->stored, rest, rest_len, rest_hash, &got)) ks |= got;
+        if (table_get(&S->ostored, rest, rest_len, rest_hash, &got)) ks |= got;
         while (ks) {
             int k = __builtin_ctzll(ks);
             ks &= ks - 1;
-            /* the key: the rest, k, the holders and colours of the k highest cards */
-            memset(key, 0, L->ekey_len);
-            memcpy(key, rest, rest_len);
-            key[rest_len] = (unsigned char)k;
-            mask_t x = above;
-            for (int j = 0; j < m - k; j++) x &= x - 1;
-            int kat = rest_len + 1;
-            for (mask_t y = x; y; y &= y - 1) key[kat++] = L->edigit[low_bit(y)];
-            uint64_t h = hash_key(key, L->ekey_len);
+            mask_t x = highest(above, m, k);
+            int len = partition_key(L, rest, rest_len, k, x, key);
+            uint64_t h = hash_key(key, len);
             uint64_t found;
-            if (table_get(&S->table, key, h, &found) || table_get(&S->older, key, h, &found)) {
+            if (table_get(&S->table, key, len, h, &found) || table_get(&S->older, key, len, h, &found)) {
                 if (k < m) L->shared++;
                 return found | ((uint64_t)(k ? low_bit(x) : NO_CARD) << 1);
             }
@@ -570,17 +609,11 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
         for (int i = 0; i < L->ntrick; i++)
             if (price < L->trick[i] && (uint64_t)L->trick[i] < least) least = (uint64_t)L->trick[i];
     int kk = (int)least <= price ? popcount(above) : popcount(above >> least);
-    memset(key, 0, L->ekey_len);
-    memcpy(key, rest, rest_len);
-    key[rest_len] = (unsigned char)kk;
-    mask_t x = above;
-    for (int j = 0; j < m - kk; j++) x &= x - 1;
-    int kat = rest_len + 1;
-    for (mask_t y = x; y; y &= y - 1) key[kat++] = L->edigit[low_bit(y)];
-    table_set(&S->table, key, hash_key(key, L->ekey_len), (uint64_t)result);
+    int len = partition_key(L, rest, rest_len, kk, highest(above, m, kk), key);
+    table_set(&S->table, key, len, hash_key(key, len), (uint64_t)result);
     uint64_t ks = 0;
-    table_get(&S->stored, rest, rest_hash, &ks);
-    table_set(&S->stored, rest, rest_hash, ks | (1ULL << kk));
+    table_get(&S->stored, rest, rest_len, rest_hash, &ks);
+    table_set(&S->stored, rest, rest_len, rest_hash, ks | (1ULL << kk));
     if ((long long)S->table.count > L->escape_cap) {
         table_turn(&S->table, &S->older);
         table_turn(&S->stored, &S->ostored);
@@ -590,10 +623,9 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
 
 /* -------------------------------------------------------------------------------------------------- Gains */
 
-/* Gains._order, with the cards lying: the key of a position. */
-static void gkey(const Lines *L, int tm, uint64_t lying, unsigned char *key)
+/* Gains._order: the start of a position's key (the cards lying follow it); its length. */
+static int gkey(const Lines *L, int tm, unsigned char *key)
 {
-    memset(key, 0, L->gkey_len);
     mask_t live = L->live;
     int at = 1;
     key[0] = (unsigned char)popcount(live);
@@ -606,7 +638,7 @@ static void gkey(const Lines *L, int tm, uint64_t lying, unsigned char *key)
         key[at++] = (unsigned char)popcount(live & below(p));
         key[at++] = (unsigned char)(o >= 0 && (tm >> o & 1) ? (L->coins[p] << 1 | 1) : 0);
     }
-    memcpy(key + L->gkey_len - 8, &lying, 8); /* where `gsolve` puts the cards lying of a position inside the trick */
+    return at;
 }
 
 static int64_t glast_trick(const Lines *L, int seat, int tm)
@@ -629,7 +661,7 @@ static int64_t glast_trick(const Lines *L, int seat, int tm)
 /* Gains._solver's `solve`: `settled` is the key of the trick's start without the cards lying (NULL: work it
  * out). */
 static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t beta, const unsigned char *settled,
-                      uint64_t lying)
+                      int settled_len, uint64_t lying)
 {
     if (beta <= 0) return esolve(L, L->esolvers[seat][0], seat, 0, 0, lying) & 1 ? 0 : FAILED;
     if (L->counts_tricks && alpha == 0 && beta == 1) return (int64_t)(esolve(L, L->esolvers[seat][1], seat, 1, 0, lying) & 1);
@@ -650,15 +682,15 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
             if (high <= alpha) return high;
             if (popcount(live) == L->played_out) return glast_trick(L, seat, tm);
         }
-        gkey(L, tm, 0, base);
+        settled_len = gkey(L, tm, base);
         settled = base;
     }
-    memcpy(key, settled, L->gkey_len);
-    memcpy(key + L->gkey_len - 8, &lying, 8);
-    uint64_t h = hash_key(key, L->gkey_len);
+    memcpy(key, settled, settled_len);
+    int len = settled_len + put_lying(key + settled_len, lying);
+    uint64_t h = hash_key(key, len);
     uint64_t entry = 0;
-    if (!table_get(&S->table, key, h, &entry) || !entry)
-        if (!table_get(&S->older, key, h, &entry)) entry = 0;
+    if (!table_get(&S->table, key, len, h, &entry) || !entry)
+        if (!table_get(&S->older, key, len, h, &entry)) entry = 0;
     int64_t lo, hi;
     int best_place;
     if (entry) {
@@ -710,7 +742,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
         if (lying_count < L->last) {
             L->hands[mover] ^= bit(c);
             L->trick[L->ntrick++] = c;
-            v = gsolve(L, S, seat, a, b, settled, (lying << 8) | (uint64_t)(popcount(live & below(c)) + 1));
+            v = gsolve(L, S, seat, a, b, settled, settled_len, (lying << 8) | (uint64_t)(popcount(live & below(c)) + 1));
             L->ntrick--;
             L->hands[mover] |= bit(c);
         } else {
@@ -723,7 +755,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
             if (tm >> L->leader & 1) got = done.taken >= 0 ? total - L->coins[L->prices[done.taken]] : total;
             if (done.taken >= 0 && done.owner >= 0 && (tm >> done.owner & 1) && done.price != START_PRICE)
                 got += L->coins[done.price];
-            v = gsolve(L, S, seat, a > got ? a - got : FAILED, b > got ? b - got : 0, NULL, 0);
+            v = gsolve(L, S, seat, a > got ? a - got : FAILED, b > got ? b - got : 0, NULL, 0, 0);
             if (v != FAILED) v += got;
             reopen(L, &done);
             L->in_play += total;
@@ -759,7 +791,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     }
     int64_t top = hi - FAILED < NO_BOUND ? hi - FAILED : NO_BOUND;
     uint64_t value = ((uint64_t)(lo - FAILED) << 32) | ((uint64_t)top << 16) | (uint64_t)(popcount(live & below(move)) + 1);
-    table_set(&S->table, key, h, value);
+    table_set(&S->table, key, len, h, value);
     if ((long long)S->table.count > L->gains_cap) table_turn(&S->table, &S->older);
     return best;
 }
@@ -917,13 +949,12 @@ static int Lines_init(Lines *self, PyObject *args, PyObject *kwds)
         }
         self->classes[found] |= bit(c);
     }
-    int cards = popcount(all);
-    /* the rest: count, digits, leader, two bytes a bottle, a count a class, the cards lying (8 bytes); then k and
-     * the k highest digits */
-    size_t rest = (size_t)(1 + cards + 1 + 2 * self->nb + self->nclasses + 8);
-    self->rest_len = (rest + 7) / 8 * 8;
-    self->ekey_len = (self->rest_len + 1 + cards + 7) / 8 * 8;
-    self->gkey_len = ((size_t)(1 + cards + 1 + 2 * self->nb) + 7) / 8 * 8 + 8;
+    for (int i = 0; i < self->nclasses; i++) {
+        if (popcount(self->classes[i]) > 15) {
+            PyErr_SetString(PyExc_ValueError, "Lines: at most 15 cards of a holder and colour");
+            return -1;
+        }
+    }
     return 0;
 }
 
@@ -1019,14 +1050,13 @@ static PyObject *Lines_gain(Lines *self, PyObject *args, PyObject *kwds)
     if (G == NULL) {
         G = calloc(1, sizeof(GSolver));
         if (G == NULL) return PyErr_NoMemory();
-        G->table.len = G->older.len = self->gkey_len;
         for (int i = 0; i < DEPTHS; i++) G->refuted[i] = -1;
         self->gsolvers[seat] = G;
     }
     if (esolver_for(self, seat, 0) == NULL || (self->counts_tricks && esolver_for(self, seat, 1) == NULL))
         return PyErr_NoMemory();
     if (beta <= FAILED) return PyLong_FromLong(FAILED);
-    int64_t v = gsolve(self, G, seat, alpha > FAILED ? alpha : FAILED, beta, NULL, lying_now(self));
+    int64_t v = gsolve(self, G, seat, alpha > FAILED ? alpha : FAILED, beta, NULL, 0, lying_now(self));
     if (oom) return PyErr_NoMemory();
     return PyLong_FromLongLong(v);
 }
