@@ -35,9 +35,9 @@ from typing import TYPE_CHECKING
 
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, Searchable, bits
+from imptools.rules.bottle_imp import escape
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, judge_prices, settle_trick, team_of
 from imptools.rules.bottle_imp.cards import START_PRICE, spell
-from imptools.rules.bottle_imp import escape
 from imptools.rules.bottle_imp.escape import Escape, Gains, nearest_price
 from imptools.rules.bottle_imp.setup import Setup, imp_trick
 from imptools.rules.exchange import after_exchange, cards_of
@@ -601,10 +601,13 @@ def native_lines(pos: SearchBottle) -> Lines | None:
         return None
     colours = sorted(set(pos.colour.values()))
     colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
-    return NATIVE_LINES(
-        pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team,
-        escape.ESCAPE_CAP, escape.GAINS_CAP,
-    )  # fmt: skip
+    try:
+        return NATIVE_LINES(
+            pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team,
+            escape.ESCAPE_CAP, escape.GAINS_CAP,
+        )  # fmt: skip
+    except ValueError:  # a deal the C core does not hold (more than 15 cards of one holder and colour)
+        return None
 
 
 def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
