@@ -57,6 +57,7 @@ Ninety-nine's judging walks, where `imp validate` and `imp score` spend their ti
 NATIVE: list[tuple[str, str]] = [
     ("imptools.rules.botifarra.csolver", "imptools/rules/botifarra/csolver.c"),
     ("imptools.rules.botifarra.cduel", "imptools/rules/botifarra/cduel.c"),
+    ("imptools.rules.bottle_imp.cescape", "imptools/rules/bottle_imp/cescape.c"),
 ]
 """The search cores written in C, as (module, source): each is a line-by-line port of a compiled module's search, built
 beside the mypyc modules (the same compiler, the same all-or-nothing wheel) and chosen by its Python module where it was

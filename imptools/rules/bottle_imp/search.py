@@ -31,15 +31,28 @@ their own, keyed by the order of the cards in play (`SearchBottle.answer`).
 from __future__ import annotations
 
 from itertools import pairwise
+from typing import TYPE_CHECKING
 
 from imptools.record import Game, Hand
 from imptools.rules.base import PlayedHand, Searchable, bits
+from imptools.rules.bottle_imp import escape
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, judge_prices, settle_trick, team_of
 from imptools.rules.bottle_imp.cards import START_PRICE, spell
 from imptools.rules.bottle_imp.escape import Escape, Gains, nearest_price
 from imptools.rules.bottle_imp.setup import Setup, imp_trick
 from imptools.rules.exchange import after_exchange, cards_of
 from imptools.rules.tricks import Played, walk_tricks
+
+if TYPE_CHECKING:
+    from imptools.rules.bottle_imp.cescape import Lines
+
+try:  # `Escape` and `Gains` written in C (cescape.c: hatch_build.py `NATIVE`)
+    from imptools.rules.bottle_imp.cescape import Lines as _Native
+
+    NATIVE_LINES: type[Lines] | None = _Native
+    """`cescape.Lines` where it was built (a port of `Escape` and `Gains` that visits the same positions), else None."""
+except ImportError:  # an editable or pure install: the Python classes it ports
+    NATIVE_LINES = None
 
 MARKS = (3, 10)
 """A play that costs 3 coins or more is `?`, 10 or more `??` (see docs/ANALYSIS.md)."""
@@ -145,6 +158,8 @@ class SearchBottle:
         self._groups: dict[tuple[int, int, int], tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]] = {}
         self._escape: Escape | None = None
         self._gains: Gains | None = None
+        self._native: Lines | None = None
+        self._native_asked = False
 
     def _price_code(self) -> int:
         return sum(p << (self._price_at + 8 * i) for i, p in enumerate(self.prices))
@@ -401,14 +416,25 @@ class SearchBottle:
         mult = self.mult[seat]
         won = mult * self.side_won(seat)
         lost = pen * mult
+        if not self._native_asked:
+            self._native, self._native_asked = native_lines(self), True
+        lines = self._native
         if alpha >= won:
-            if self._gains is None:
-                self._gains = Gains(self, self._escaping())
-            gain = self._gains.gain(seat, (alpha - won) // mult, -((won - beta) // mult))
+            low, high = (alpha - won) // mult, -((won - beta) // mult)
+            if lines is not None:
+                gain = lines.gain(self.hands, self.trick, self.leader, self.prices, self.owners, seat, low, high)
+            else:
+                if self._gains is None:
+                    self._gains = Gains(self, self._escaping())
+                gain = self._gains.gain(seat, low, high)
             return won + mult * gain if gain >= 0 else -lost
         if alpha < -lost or beta > won:
             return None
-        return won if self._escaping().escapes(seat) else -lost
+        if lines is not None:
+            escapes = lines.escapes(self.hands, self.trick, self.leader, self.prices, self.owners, seat)
+        else:
+            escapes = self._escaping().escapes(seat) == 1
+        return won if escapes else -lost
 
     def _escaping(self) -> Escape:
         if self._escape is None:
@@ -418,7 +444,8 @@ class SearchBottle:
     @property
     def answer_nodes(self) -> int:
         """The positions `answer` has visited."""
-        return sum(s.nodes for s in (self._escape, self._gains) if s is not None)
+        native = self._native.nodes if self._native is not None else 0
+        return native + sum(s.nodes for s in (self._escape, self._gains) if s is not None)
 
     def penalty_unit(self) -> int:
         """The imp's trick: a player who ends holding k bottles scores -k times it, whatever he has won (in the
@@ -559,6 +586,28 @@ class SearchBottle:
                 out.append([b])
         # High cards first: they keep the bottle away from the player and often decide the trick.
         return tuple(tuple(g) for g in reversed(out))
+
+
+def native_lines(pos: SearchBottle) -> Lines | None:
+    """`Escape` and `Gains` in C for `pos`'s deal (`cescape.Lines`, the same positions and answers), where the module
+    was built and the table is one it ports: one pack, no automaton (Lopaka's card depends on the cards themselves),
+    partition entries on (`escape.PARTITION`), one or two bottles; else None (the Python classes serve)."""
+    if NATIVE_LINES is None or pos.packs or pos.lopaka >= 0 or not escape.PARTITION:
+        return None
+    dealt = 0
+    for held in pos.dealt:
+        dealt |= held
+    if pos.per_trick != pos.n or not 1 <= len(pos.prices) <= 2 or dealt.bit_count() > 63:
+        return None
+    colours = sorted(set(pos.colour.values()))
+    colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
+    try:
+        return NATIVE_LINES(
+            pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team,
+            escape.ESCAPE_CAP, escape.GAINS_CAP,
+        )  # fmt: skip
+    except ValueError:  # a deal the C core does not hold (more than 15 cards of one holder and colour)
+        return None
 
 
 def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
