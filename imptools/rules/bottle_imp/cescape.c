@@ -72,6 +72,14 @@ typedef struct {
 } Table;
 
 static int oom = 0; /* a table could not grow: the call raises MemoryError */
+static int stop = 0; /* a signal (Ctrl-C) came: the search unwinds without storing, and the call raises */
+
+/* Every 2^20 positions, whether a signal came (as csolver.c): a long proof can then be stopped. */
+static inline int stopped(uint64_t nodes)
+{
+    if (!stop && !(nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) stop = 1;
+    return stop;
+}
 
 static uint64_t hash_key(const unsigned char *k, size_t len)
 {
@@ -152,6 +160,7 @@ static int table_grow(Table *t)
 
 static inline void table_set(Table *t, const unsigned char *k, size_t len, uint64_t h, uint64_t v)
 {
+    if (stop) return; /* a value found while unwinding is no value */
     if ((t->count + 1) * 4 > t->slots * 3 && table_grow(t) < 0) return;
     size_t i = slot_of(t, k, len, h);
     if (!t->hash[i]) {
@@ -508,6 +517,7 @@ static inline mask_t highest(mask_t above, int m, int k)
 static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, uint64_t lying)
 {
     L->escape_nodes++;
+    if (stopped(L->escape_nodes)) return 0;
     mask_t live = L->live;
     int tm = L->team[seat];
     if (!live) return NOTHING | (gaining || holds(L, seat) ? 0 : 1);
@@ -666,6 +676,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     if (beta <= 0) return esolve(L, L->esolvers[seat][0], seat, 0, 0, lying) & 1 ? 0 : FAILED;
     if (L->counts_tricks && alpha == 0 && beta == 1) return (int64_t)(esolve(L, L->esolvers[seat][1], seat, 1, 0, lying) & 1);
     L->gain_nodes++;
+    if (stopped(L->gain_nodes)) return FAILED;
     mask_t live = L->live;
     int tm = L->team[seat];
     if (!live) return holds(L, seat) ? FAILED : 0;
@@ -1028,6 +1039,7 @@ static PyObject *Lines_escapes(Lines *self, PyObject *args, PyObject *kwds)
     if (S != NULL && gaining) S = esolver_for(self, seat, 1);
     if (S == NULL) return PyErr_NoMemory();
     uint64_t r = esolve(self, S, seat, gaining, 0, lying_now(self));
+    if (stop) return stop = 0, NULL; /* PyErr_CheckSignals set the exception */
     if (oom) return PyErr_NoMemory();
     return PyBool_FromLong((long)(r & 1));
 }
@@ -1057,6 +1069,7 @@ static PyObject *Lines_gain(Lines *self, PyObject *args, PyObject *kwds)
         return PyErr_NoMemory();
     if (beta <= FAILED) return PyLong_FromLong(FAILED);
     int64_t v = gsolve(self, G, seat, alpha > FAILED ? alpha : FAILED, beta, NULL, 0, lying_now(self));
+    if (stop) return stop = 0, NULL; /* PyErr_CheckSignals set the exception */
     if (oom) return PyErr_NoMemory();
     return PyLong_FromLongLong(v);
 }
