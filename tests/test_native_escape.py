@@ -15,13 +15,17 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import subprocess
+import sys
 import sysconfig
+import time
 from pathlib import Path
 
 import pytest
 
 from imptools.rules.bottle_imp.search import NATIVE_LINES, SearchBottle, native_lines
-from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin
+from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin, simulated
 
 MODULE = "imptools.rules.bottle_imp.cescape"
 SOURCE = ROOT / "imptools" / "rules" / "bottle_imp" / "cescape.c"
@@ -93,3 +97,35 @@ def test_the_position_asks_the_c_escape_where_it_was_built() -> None:
     won = pos.answer("Adam", -1, 0)  # does Adam escape? (nothing won yet: 0 or the penalty)
     assert won in (0, -pos.penalty)
     assert pos.answer_nodes > 0
+
+
+def test_ctrl_c_stops_a_long_analysis_at_once_without_a_traceback(tmp_path: Path) -> None:
+    """A five-player hand whose proofs run for minutes (seed 1's hand 4: over 300 s of CPU in C), stopped with Ctrl-C
+    once its search is under way: the installed `imp analyse` (its C searches where it has them) exits 130 within
+    seconds, saying nothing of a traceback."""
+    record = simulated(tmp_path, "five", 5, "classic", seed=1, hands=5)
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    child = subprocess.Popen(
+        [sys.executable, "-m", "imptools", "analyse", str(record), "--hand", "4", "--jobs", "1"],
+        cwd=tmp_path,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),  # a shell's background job ignores it
+    )
+    clock = os.sysconf("SC_CLK_TCK")
+    cpu = 0.0
+    while cpu < 4 and child.poll() is None:  # well into the hand's first proofs (the start-up takes about one)
+        time.sleep(0.1)
+        fields = Path(f"/proc/{child.pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / clock
+    assert child.poll() is None, "the hand ended before it could be interrupted"
+    child.send_signal(signal.SIGINT)
+    try:
+        _, err = child.communicate(timeout=15)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.communicate()
+        pytest.fail("Ctrl-C did not stop the analysis within 15 s")
+    assert child.returncode == 130, err.decode()
+    assert b"Traceback" not in err and b"internal error" not in err, err.decode()
