@@ -22,7 +22,6 @@ from imptools.record import Game
 from imptools.rules.base import SearchPosition
 from imptools.rules.botifarra import position as botifarra_position
 from imptools.rules.botifarra.calls import Calls, side_name
-from imptools.rules.botifarra.duel import Duel
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
 from imptools.rules.botifarra.position import SearchBotifarra
 from imptools.rules.botifarra.search import TRUMPS, start_cards, trump_decision
@@ -124,43 +123,54 @@ def test_the_trump_table_equals_plain_minimax_under_each_trump(table: str, rules
     assert made.note.startswith(f"{made.option} at {made.value} ")
 
 
+def trump_table_tracked(
+    monkeypatch: pytest.MonkeyPatch, start: SearchBotifarra, name: str
+) -> tuple[list[weakref.ReferenceType[object]], list[int], list[bool], Search, int, int]:
+    """The trump table of `start` valued by `value_choices` with the cycle collector off (and its explicit passes
+    made no-ops), every table-holding object `botifarra_position.NAME` makes tracked by a weak reference: those
+    references, how many were alive as each option's search started, which were alive when the table was done, the
+    hand's own search, the options and the positions counted."""
+    chooser = start.order[-1]
+    named = None if start.trump < 0 else start.trump
+    decision = trump_decision(start.setup, Calls(True, named, chooser), start, chooser)
+    made: list[weakref.ReferenceType[object]] = []
+    plain = getattr(botifarra_position, name)
+
+    def kept(*args: object, **kwargs: object) -> object:
+        table = plain(*args, **kwargs)
+        made.append(weakref.ref(table))
+        return table
+
+    alive_at_start: list[int] = []
+
+    def new_search(pos: SearchPosition) -> Search:
+        alive_at_start.append(sum(d() is not None for d in made))
+        return Search(pos)
+
+    monkeypatch.setattr(botifarra_position, name, kept)
+    monkeypatch.setattr(gc, "collect", lambda generation=2: 0)
+    search = Search(start)
+    gc.disable()
+    try:
+        choices, nodes = value_choices([decision], search, new_search)
+        alive = [d() is not None for d in made]
+    finally:
+        gc.enable()
+    return made, alive_at_start, alive, search, len(choices), nodes
+
+
 @pytest.mark.parametrize("variant", ["rector-vicar", "piles-and-hand"])
 def test_each_other_trumps_search_is_freed_as_soon_as_it_is_valued(
     monkeypatch: pytest.MonkeyPatch, variant: str
 ) -> None:
     """Two players: each trump not named is searched with a `Duel` table of its own (up to 384 MB in a whole hand);
     once its value is known, the table is freed before the next trump's search starts, by the search's own
-    release, not by the cycle collector (switched off here, and its explicit passes made no-ops); the hand's own
-    search keeps its table for the plays."""
+    release, not by the cycle collector; the hand's own search keeps its table for the plays."""
     start = endgame(record("two", variant, 44), 6)
-    chooser = start.order[-1]
-    named = None if start.trump < 0 else start.trump
-    decision = trump_decision(start.setup, Calls(True, named, chooser), start, chooser)
-    duels: list[weakref.ReferenceType[Duel]] = []
-
-    def kept(*args: object) -> Duel:
-        duel = Duel(*args)  # type: ignore[arg-type]
-        duels.append(weakref.ref(duel))
-        return duel
-
-    alive_at_start: list[int] = []
-
-    def new_search(pos: SearchPosition) -> Search:
-        alive_at_start.append(sum(d() is not None for d in duels))
-        return Search(pos)
-
-    monkeypatch.setattr(botifarra_position, "Duel", kept)
-    monkeypatch.setattr(gc, "collect", lambda generation=2: 0)
-    search = Search(start)
-    gc.disable()
-    try:
-        choices, nodes = value_choices([decision], search, new_search)
-        alive = [d() is not None for d in duels]
-    finally:
-        gc.enable()
+    duels, alive_at_start, alive, search, options, nodes = trump_table_tracked(monkeypatch, start, "Duel")
     assert alive_at_start == [0, 0, 0, 0]  # each other trump's table gone before the next search starts
     assert alive == [False, False, False, False, True]  # the four others' freed; the named trump's kept
-    assert nodes > 0 and len(choices) == 5  # the positions the freed searches visited are still counted
+    assert nodes > 0 and options == 5  # the positions the freed searches visited are still counted
     counted = search.positions()
     search.close()
     search.close()
@@ -174,38 +184,12 @@ def test_each_other_trumps_solver_is_freed_as_soon_as_it_is_valued(
 ) -> None:
     """Three and four players: each trump not named is searched with a `Solver` of its own (two generations of
     `SOLVER_CAP` entries a side, up to 256 MB in C); once its value is known, its tables are freed before the next
-    trump's search starts, without the cycle collector (switched off here); the hand's own solver stays for the
-    plays."""
+    trump's search starts, without the cycle collector; the hand's own solver stays for the plays."""
     start = endgame(record(table, variant, 44), 4)
-    chooser = start.order[-1]
-    named = None if start.trump < 0 else start.trump
-    decision = trump_decision(start.setup, Calls(True, named, chooser), start, chooser)
-    solvers: list[weakref.ReferenceType[object]] = []
-    plain = botifarra_position.new_solver
-
-    def kept(rules: str, trump: int, partner: list[int], partition: bool | None = None) -> object:
-        solver = plain(rules, trump, partner, partition)
-        solvers.append(weakref.ref(solver))
-        return solver
-
-    alive_at_start: list[int] = []
-
-    def new_search(pos: SearchPosition) -> Search:
-        alive_at_start.append(sum(d() is not None for d in solvers))
-        return Search(pos)
-
-    monkeypatch.setattr(botifarra_position, "new_solver", kept)
-    monkeypatch.setattr(gc, "collect", lambda generation=2: 0)
-    search = Search(start)
-    gc.disable()
-    try:
-        choices, nodes = value_choices([decision], search, new_search)
-        alive = [d() is not None for d in solvers]
-    finally:
-        gc.enable()
+    solvers, alive_at_start, alive, search, options, nodes = trump_table_tracked(monkeypatch, start, "new_solver")
     assert alive_at_start == [0, 0, 0, 0]  # each other trump's solver gone before the next search starts
     assert alive == [False, False, False, False, True]  # the four others' freed; the named trump's kept
-    assert nodes > 0 and len(choices) == 5
+    assert nodes > 0 and options == 5
     search.close()
     assert [d() is not None for d in solvers] == [False] * 5
 
