@@ -1,7 +1,7 @@
 """The Bottle Imp's `Escape` and `Gains` in C (`cescape.Lines`) against the Python classes (escape.py): the same
 answers and the same positions visited (`nodes`, and `shared`: partition entries read with cards in their band), on
-random positions of simulated hands (every one-pack table the C core ports: classic 3 to 6 players, the 1995 deck,
-the second bottle, the team variants; mid-trick too, every seat asked, null, narrow and wide windows, tables of a
+random positions of simulated hands (every table the C core ports: classic 3 to 6 players, the 1995 deck, the second
+bottle, the team variants, and the two-pack games, Bright House and the Eye of the Demon; mid-trick too, every seat asked, null, narrow and wide windows, tables of a
 few entries and the usual ones) and on whole hands from trick 1, and `search.native_lines`' choice.
 
 Run by tests/test_native_escape.py with the installed package, in a process of its own outside the source tree:
@@ -43,6 +43,8 @@ TABLES = [
     ("teams", 4, ""),
     ("teams", 6, ""),
     ("teams-2-2-1-1", 6, ""),
+    ("bright-house", 2, ""),
+    ("eye-of-the-demon", 2, ""),
 ]
 """The tables the C core ports: (variant, players, deck)."""
 
@@ -74,9 +76,11 @@ def lines(module: ModuleType, pos: SearchBottle, escape_cap: int, gains_cap: int
     """The C object for `pos`'s deal, as `search.native_lines` builds it, with these caps."""
     colours = sorted(set(pos.colour.values()))
     colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
+    packs = (2 if pos.open_pack else 1) if pos.packs else 0
     return module.Lines(
-        pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team, escape_cap, gains_cap
-    )
+        pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team, escape_cap,
+        gains_cap, packs, pos.first_pack,
+    )  # fmt: skip
 
 
 def windows(rng: random.Random, total: int) -> list[tuple[int, int]]:
@@ -157,12 +161,13 @@ def compare(module: ModuleType, positions: int, hands: int, seed: int) -> dict[s
         covered["caps"].add(str(caps[0]))
         covered["turned"].add(str(any(old for _, old in c.sizes().values())))
     for h in range(hands):
-        variant, players, deck = TABLES[h % 4]  # three, four (and the 1995 deck) and five players
+        # three, four (and the 1995 deck) and five players, then Bright House
+        variant, players, deck = TABLES[h % 4] if h < 4 or h % 2 else TABLES[-2]
         pos = dealt(variant, players, deck, seed * 1000 + 500 + h)
         # Whether each seat escapes, from trick 1 (one object, warm), and with four players whether he gains a coin
         # and two (elsewhere those can take the Python classes minutes).
         found, asked, used, c = ask(
-            module, pos, rng, (20_000, 40_000), list(range(pos.n)), f"hand {h}", False, players == 4
+            module, pos, rng, (20_000, 40_000), list(range(pos.n)), f"hand {h}", False, players in (2, 4)
         )
         diffs += found
         compared += asked

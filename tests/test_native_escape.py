@@ -1,10 +1,10 @@
 """The Bottle Imp's `Escape` and `Gains` written in C (`imptools.rules.bottle_imp.cescape`, hatch_build.py `NATIVE`)
 against the Python classes they port (escape.py): built wherever the build could build it, visiting the very positions
 the Python classes visit with the same answers (and the same partition entries read with cards in their band), on
-150 random positions of every one-pack table it ports (classic 3 to 6 players, the 1995 deck, the second
-bottle, the team variants; 0 to 5 cards lying, every seat, null, narrow and wide windows, tables of a few entries
-turning over and the usual ones) and on whole hands from trick 1; and `search.native_lines` choosing it for those
-tables and the Python classes for the others (Lopaka, two packs).
+150 random positions of every table it ports (classic 3 to 6 players, the 1995 deck, the second bottle, the team
+variants, and the two-pack games, Bright House with its open pack and the Eye of the Demon; 0 to 5 cards lying,
+every seat, null, narrow and wide windows, tables of a few entries turning over and the usual ones) and on whole
+hands from trick 1; and `search.native_lines` choosing it for those tables and the Python classes for Lopaka.
 
 The comparison runs the installed package in a process of its own outside the tree (tests/native_escape_check.py).
 Where the installed package is the source (an editable install), the C module is built from the source here, with
@@ -30,8 +30,8 @@ from tests.test_compiled_search import ROOT, build_native, can_compile, installe
 MODULE = "imptools.rules.bottle_imp.cescape"
 SOURCE = ROOT / "imptools" / "rules" / "bottle_imp" / "cescape.c"
 CHECK = ROOT / "tests" / "native_escape_check.py"
-PORTED = ["classic 4", "second-bottle 5", "teams 6"]
-"""Tables `native_lines` gives the C object (the check's `choices`); Lopaka and two packs keep the Python classes."""
+PORTED = ["classic 4", "second-bottle 5", "teams 6", "bright-house 2"]
+"""Tables `native_lines` gives the C object (the check's `choices`); Lopaka keeps the Python classes."""
 
 
 def test_the_installed_c_escape_is_built_where_the_build_could_build_it(tmp_path: Path) -> None:
@@ -53,31 +53,33 @@ def test_the_c_escape_visits_the_positions_of_the_python_classes(tmp_path: Path)
         if not can_compile():
             pytest.skip("no C module installed and no compiler to build one")
         module = str(build_native(SOURCE, tmp_path))
-    out = json.loads(installed([str(CHECK), "--module", module, "--positions", "150", "--hands", "4"], tmp_path))
+    out = json.loads(installed([str(CHECK), "--module", module, "--positions", "150", "--hands", "5"], tmp_path))
     assert out["module"] == module
     assert out["diffs"] == [], out["ndiffs"]
-    assert out["compared"] >= 150 * 4 * 7  # every seat (3 to 6), escaping, gaining and six windows
+    assert out["compared"] >= 150 * 2 * 7  # every seat (2 to 6), escaping, gaining and six windows
     assert out["nodes"] > 1_000_000  # deep enough searches to tell any difference of order, bound or table
     assert out["shared"] > 1000  # partition entries read with cards in their band (the same number in both)
     covered = out["covered"]
     assert covered["table"] == [
+        "bright-house 2",
         "classic 3",
         "classic 4",
         "classic 4 bambus-1995",
         "classic 5",
         "classic 6",
+        "eye-of-the-demon 2",
         "second-bottle 5",
         "second-bottle 6",
         "teams 4",
         "teams 6",
         "teams-2-2-1-1 6",
     ]
-    assert covered["hand"] == ["classic 3", "classic 4", "classic 4 bambus-1995", "classic 5"]
+    assert covered["hand"] == ["bright-house 2", "classic 3", "classic 4", "classic 4 bambus-1995", "classic 5"]
     assert covered["lying"] == ["0", "1", "2", "3", "4", "5"]
     assert covered["turned"] == ["False", "True"]  # generations turned over, and not
     chosen = out["chosen"]
     assert {t: chosen[t] for t in PORTED} == {t: package for t in PORTED}
-    assert chosen["lopaka 3"] == chosen["bright-house 2"] == "None"
+    assert chosen["lopaka 3"] == "None"
 
 
 def test_the_position_asks_the_c_escape_where_it_was_built() -> None:

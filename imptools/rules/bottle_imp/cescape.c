@@ -1,6 +1,8 @@
 /* The Bottle Imp's `Escape` (with its partition solver) and `Gains` in C: a line-by-line port of escape.py's searches
  * and of what they call of search.py (`legal_of`, `_runs`, `_close`/`_reopen`, `_fate`, `_clear`, `holds`,
- * `_price_coins`, `_wins_nothing`) and bottles.py (`judge_prices`), for the one-pack tables without the automaton.
+ * `_price_coins`, `_wins_nothing`) and bottles.py (`judge_prices`), for every table without the automaton: one pack,
+ * or two packs a seat (Bright House, the Eye of the Demon: a card's holder is then twice its seat plus its pack, and
+ * each pack is judged alone against the led colour, as `legal_of` judges it).
  * It visits the very positions the Python classes visit, in the same order, with the same bounds, move order
  * (`_moves`, `nearest_price`, `killer_first`, the history count, the best card's place) and tables (the same keys
  * up to their packing, generations turning over at the same size), so its answers, `nodes` and `shared` are theirs
@@ -219,6 +221,10 @@ typedef struct {
     mask_t suit[MAX_CARDS];
     int team[MAX_SEATS];
     int counts_tricks;
+    /* two packs a seat (`SearchBottle.packs`): 0 one pack, 1 two, 2 two with an open pack played first (Bright
+     * House: `first_pack`, the pack each seat plays a trick's first card from) */
+    int packs, first_pack[MAX_SEATS];
+    mask_t pack[MAX_SEATS][2];
     long long escape_cap, gains_cap;
     /* the dynamic state of a call, played on as `SearchBottle` is */
     mask_t hands[MAX_SEATS], live;
@@ -372,15 +378,44 @@ static inline int wins_nothing(const Lines *L, int seat)
     return 0;
 }
 
+/* SearchBottle.legal_of: the legal cards of `seat`, to move now: the led colour if he has it; with two packs, judged
+ * in each pack he may play from (with an open pack, the one of his first card of the trick, then the other). */
+static inline mask_t legal_of(const Lines *L, int seat)
+{
+    mask_t held = L->hands[seat];
+    if (!L->packs) {
+        if (L->ntrick) {
+            mask_t same = held & L->suit[L->trick[0]];
+            if (same) return same;
+        }
+        return held;
+    }
+    mask_t pools[2];
+    int np = 0;
+    if (L->packs == 2) {
+        int k = L->ntrick < 2 ? L->first_pack[seat] : 1 - L->first_pack[seat];
+        pools[np++] = held & L->pack[seat][k];
+    } else {
+        pools[np++] = held & L->pack[seat][0];
+        pools[np++] = held & L->pack[seat][1];
+    }
+    mask_t out = 0;
+    for (int i = 0; i < np; i++) {
+        if (L->ntrick) {
+            mask_t same = pools[i] & L->suit[L->trick[0]];
+            out |= same ? same : pools[i];
+        } else {
+            out |= pools[i];
+        }
+    }
+    return out;
+}
+
 /* _Lines._moves: one card of each run of `mover`'s legal cards (`SearchBottle._runs`' first cards), in the order he
  * tries them; how many. */
 static int moves(const Lines *L, int mover, int chooser, int by_coins, int *out)
 {
-    mask_t legal = L->hands[mover];
-    if (L->ntrick) {
-        mask_t same = legal & L->suit[L->trick[0]];
-        if (same) legal = same;
-    }
+    mask_t legal = legal_of(L, mover);
     int one = L->nb == 1;
     int price = max_price(L), beaten = 0;
     if (L->ntrick && one)
@@ -874,15 +909,32 @@ static void Lines_dealloc(Lines *self)
 static int Lines_init(Lines *self, PyObject *args, PyObject *kwds)
 {
     static char *kwlist[] = {"n", "per_trick", "bottles", "coins", "colour", "holder", "dealt", "team",
-                             "escape_cap", "gains_cap", NULL};
-    PyObject *coins, *colour, *holder, *dealt, *team;
+                             "escape_cap", "gains_cap", "packs", "first_pack", NULL};
+    PyObject *coins, *colour, *holder, *dealt, *team, *first = NULL;
     long long ecap = ESCAPE_CAP, gcap = GAINS_CAP;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiOOOOO|LL", kwlist, &self->n, &self->per_trick, &self->nb, &coins,
-                                     &colour, &holder, &dealt, &team, &ecap, &gcap))
+    self->packs = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "iiiOOOOO|LLiO", kwlist, &self->n, &self->per_trick, &self->nb, &coins,
+                                     &colour, &holder, &dealt, &team, &ecap, &gcap, &self->packs, &first))
         return -1;
-    if (self->n < 2 || self->n > MAX_SEATS || self->per_trick != self->n || self->nb < 1 || self->nb > MAX_BOTTLES) {
-        PyErr_SetString(PyExc_ValueError, "Lines: one pack, 2 to 8 seats, a card each a trick, 1 or 2 bottles");
+    int holders = self->packs ? 2 * self->n : self->n; /* a seat's two packs are two holders */
+    if (self->n < 2 || holders > MAX_SEATS || self->packs < 0 || self->packs > 2
+        || self->per_trick != (self->packs ? 2 * self->n : self->n) || self->nb < 1 || self->nb > MAX_BOTTLES) {
+        PyErr_SetString(PyExc_ValueError,
+                        "Lines: 2 to 8 seats (4 with two packs), a card each a trick from each pack, 1 or 2 bottles");
         return -1;
+    }
+    memset(self->first_pack, 0, sizeof(self->first_pack));
+    if (first != NULL && first != Py_None) {
+        if (ints_of(first, self->first_pack, MAX_SEATS, "first_pack") != self->n) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "Lines: a first pack for each seat");
+            return -1;
+        }
+        for (int i = 0; i < self->n; i++) {
+            if (self->first_pack[i] != 0 && self->first_pack[i] != 1) {
+                PyErr_SetString(PyExc_ValueError, "Lines: a first pack is 0 or 1");
+                return -1;
+            }
+        }
     }
     self->escape_cap = ecap;
     self->gains_cap = gcap;
@@ -935,8 +987,8 @@ static int Lines_init(Lines *self, PyObject *args, PyObject *kwds)
     self->nclasses = 0;
     for (mask_t x = all; x; x &= x - 1) {
         int c = low_bit(x);
-        if (self->holder[c] < 0 || self->holder[c] >= self->n) {
-            PyErr_SetString(PyExc_ValueError, "Lines: each card's holder is a seat");
+        if (self->holder[c] < 0 || self->holder[c] >= holders) {
+            PyErr_SetString(PyExc_ValueError, "Lines: each card's holder is a seat (two packs: twice it, plus the pack)");
             return -1;
         }
         int e = (self->holder[c] << 3) | self->colour[c];
@@ -959,6 +1011,17 @@ static int Lines_init(Lines *self, PyObject *args, PyObject *kwds)
             self->classes[found] = 0;
         }
         self->classes[found] |= bit(c);
+    }
+    memset(self->pack, 0, sizeof(self->pack));
+    for (mask_t x = self->packs ? all : 0; x; x &= x - 1) {
+        int c = low_bit(x);
+        self->pack[self->holder[c] >> 1][self->holder[c] & 1] |= bit(c);
+    }
+    for (int i = 0; i < self->n; i++) {
+        if (self->packs && (held[i] & ~(self->pack[i][0] | self->pack[i][1]))) {
+            PyErr_SetString(PyExc_ValueError, "Lines: a seat's cards are of its own packs");
+            return -1;
+        }
     }
     for (int i = 0; i < self->nclasses; i++) {
         if (popcount(self->classes[i]) > 15) {
@@ -1143,8 +1206,8 @@ static PyMethodDef Lines_methods[] = {
 
 static PyTypeObject LinesType = {
     PyVarObject_HEAD_INIT(NULL, 0).tp_name = "imptools.rules.bottle_imp.cescape.Lines",
-    .tp_doc = PyDoc_STR("Lines(n, per_trick, bottles, coins, colour, holder, dealt, team, escape_cap, gains_cap): "
-                        "escape.Escape (partition solver) and escape.Gains in C."),
+    .tp_doc = PyDoc_STR("Lines(n, per_trick, bottles, coins, colour, holder, dealt, team, escape_cap, gains_cap, "
+                        "packs, first_pack): escape.Escape (partition solver) and escape.Gains in C."),
     .tp_basicsize = sizeof(Lines),
     .tp_itemsize = 0,
     .tp_flags = Py_TPFLAGS_DEFAULT,

@@ -39,7 +39,12 @@ class Lines:
         team: list[int],
         escape_cap: int = ...,
         gains_cap: int = ...,
-    ) -> None: ...
+        packs: int = ...,
+        first_pack: list[int] | None = ...,
+    ) -> None:
+        """`packs`: 0 one pack a seat; 1 two (a card's `holder` twice its seat plus its pack), each judged alone against
+        the led colour; 2 two with an open pack, each seat's trick's first card from its `first_pack`, its second
+        from the other."""
     def escapes(
         self,
         hands: list[int],

@@ -590,21 +590,23 @@ class SearchBottle:
 
 def native_lines(pos: SearchBottle) -> Lines | None:
     """`Escape` and `Gains` in C for `pos`'s deal (`cescape.Lines`, the same positions and answers), where the module
-    was built and the table is one it ports: one pack, no automaton (Lopaka's card depends on the cards themselves),
-    partition entries on (`escape.PARTITION`), one or two bottles; else None (the Python classes serve)."""
-    if NATIVE_LINES is None or pos.packs or pos.lopaka >= 0 or not escape.PARTITION:
+    was built and the table is one it ports: no automaton (Lopaka's card depends on the cards themselves), partition
+    entries on (`escape.PARTITION`), one or two bottles, one pack or two (each pack a holder, as `holder` says, and
+    with an open pack the pack each seat plays first); else None (the Python classes serve)."""
+    if NATIVE_LINES is None or pos.lopaka >= 0 or not escape.PARTITION:
         return None
     dealt = 0
     for held in pos.dealt:
         dealt |= held
-    if pos.per_trick != pos.n or not 1 <= len(pos.prices) <= 2 or dealt.bit_count() > 63:
+    per_card = 2 if pos.packs else 1  # a card from each pack a trick
+    if pos.per_trick != per_card * pos.n or not 1 <= len(pos.prices) <= 2 or dealt.bit_count() > 63:
         return None
     colours = sorted(set(pos.colour.values()))
     colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
     try:
         return NATIVE_LINES(
             pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team,
-            escape.ESCAPE_CAP, escape.GAINS_CAP,
+            escape.ESCAPE_CAP, escape.GAINS_CAP, (2 if pos.open_pack else 1) if pos.packs else 0, pos.first_pack,
         )  # fmt: skip
     except ValueError:  # a deal the C core does not hold (more than 15 cards of one holder and colour)
         return None
