@@ -1,8 +1,9 @@
 """The Bottle Imp's `Escape` and `Gains` in C (`cescape.Lines`) against the Python classes (escape.py): the same
 answers and the same positions visited (`nodes`, and `shared`: partition entries read with cards in their band), on
 random positions of simulated hands (every table the C core ports: classic 3 to 6 players, the 1995 deck, the second
-bottle, the team variants, and the two-pack games, Bright House and the Eye of the Demon; mid-trick too, every seat asked, null, narrow and wide windows, tables of a
-few entries and the usual ones) and on whole hands from trick 1, and `search.native_lines`' choice.
+bottle, the team variants, and the two-pack games, Bright House and the Eye of the Demon; mid-trick too, every seat
+asked, null, narrow and wide windows, tables of a few entries and the usual ones) and on whole hands from trick 1 (a
+Bright House hand among them), and `search.native_lines`' choice.
 
 Run by tests/test_native_escape.py with the installed package, in a process of its own outside the source tree:
 
