@@ -717,6 +717,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     if (!live) return holds(L, seat) ? FAILED : 0;
     int64_t low = FAILED, high = HIGH;
     unsigned char base[256], key[256];
+    int kept = settled == NULL; /* the table only where a trick starts or the question is asked (as Gains) */
     if (settled == NULL) {
         int f = fate(L, seat);
         if (f == 0) return FAILED;
@@ -731,12 +732,15 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
         settled_len = gkey(L, tm, base);
         settled = base;
     }
-    memcpy(key, settled, settled_len);
-    int len = settled_len + put_lying(key + settled_len, lying);
-    uint64_t h = hash_key(key, len);
-    uint64_t entry = 0;
-    if (!table_get(&S->table, key, len, h, &entry) || !entry)
-        if (!table_get(&S->older, key, len, h, &entry)) entry = 0;
+    int len = 0;
+    uint64_t h = 0, entry = 0;
+    if (kept) {
+        memcpy(key, settled, settled_len);
+        len = settled_len + put_lying(key + settled_len, lying);
+        h = hash_key(key, len);
+        if (!table_get(&S->table, key, len, h, &entry) || !entry)
+            if (!table_get(&S->older, key, len, h, &entry)) entry = 0;
+    }
     int64_t lo, hi;
     int best_place;
     if (entry) {
@@ -837,8 +841,10 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     }
     int64_t top = hi - FAILED < NO_BOUND ? hi - FAILED : NO_BOUND;
     uint64_t value = ((uint64_t)(lo - FAILED) << 32) | ((uint64_t)top << 16) | (uint64_t)(popcount(live & below(move)) + 1);
-    table_set(&S->table, key, len, h, value);
-    if ((long long)S->table.count > L->gains_cap) table_turn(&S->table, &S->older);
+    if (kept) {
+        table_set(&S->table, key, len, h, value);
+        if ((long long)S->table.count > L->gains_cap) table_turn(&S->table, &S->older);
+    }
     return best;
 }
 

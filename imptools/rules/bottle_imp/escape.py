@@ -640,6 +640,9 @@ class Gains(_Lines):
                 return FAILED if pos.holds(seat) else 0
             trick = pos.trick
             low, high = FAILED, 1 << 30
+            # The table is read and written only where a trick starts or the question is asked: an entry inside a
+            # trick is found again almost never, and costs the table's memory and time (docs/PERFORMANCE.md).
+            kept = settled is None
             if settled is None:
                 fate = settled_fate(seat)
                 if fate is False:
@@ -658,7 +661,7 @@ class Gains(_Lines):
                         return last_trick()
                 settled = order(seat)
             key = settled | lying
-            entry = table.get(key) or older.get(key, 0)
+            entry = (table.get(key) or older.get(key, 0)) if kept else 0
             if entry:
                 lo = (entry >> 32) + FAILED
                 hi = (entry >> 16) & NO_BOUND
@@ -749,10 +752,11 @@ class Gains(_Lines):
                 lo = hi = best
             # One integer an entry (its bounds and best card's place, `NO_BOUND` for no upper bound), so that a table
             # of a given size holds about twice the entries a tuple each would.
-            top = hi - FAILED if hi - FAILED < NO_BOUND else NO_BOUND
-            table[key] = ((lo - FAILED) << 32) | (top << 16) | ((live & ((1 << move) - 1)).bit_count() + 1)
-            if len(table) > cap:
-                older, table = table, {}
+            if kept:
+                top = hi - FAILED if hi - FAILED < NO_BOUND else NO_BOUND
+                table[key] = ((lo - FAILED) << 32) | (top << 16) | ((live & ((1 << move) - 1)).bit_count() + 1)
+                if len(table) > cap:
+                    older, table = table, {}
             return best
 
         return start
