@@ -543,7 +543,8 @@ class Gains(_Lines):
     Values are relative to the position they are asked at, so an entry serves whatever he has won before it; a
     window that only asks whether he escapes goes to `Escape`, and so does the window just above nothing gained
     where every card is worth a coin (`Escape.counts_tricks`). The search is alpha-beta over the cards' runs with a
-    table per player (its best card kept as a place among the cards in play), a history count for his own cards,
+    table per player (its best card kept as a place among the cards in play; entries at a trick's start and where the
+    question is asked only), a history count for his own cards,
     a killer card for the others', and bounds at a trick's start: every coin in play and his bottles' price cards
     above (only those where he can win no more trick, `SearchBottle._wins_nothing`), those price cards below where
     he surely loses his bottles (`SearchBottle._fate`).
