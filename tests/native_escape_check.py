@@ -75,13 +75,7 @@ def dealt(variant: str, players: int, deck: str, seed: int) -> SearchBottle:
 
 def lines(module: ModuleType, pos: SearchBottle, escape_cap: int, gains_cap: int) -> Any:
     """The C object for `pos`'s deal, as `search.native_lines` builds it, with these caps."""
-    colours = sorted(set(pos.colour.values()))
-    colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
-    packs = (2 if pos.open_pack else 1) if pos.packs else 0
-    return module.Lines(
-        pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team, escape_cap,
-        gains_cap, packs, pos.first_pack,
-    )  # fmt: skip
+    return module.Lines(*search.native_args(pos, escape_cap, gains_cap))
 
 
 def windows(rng: random.Random, total: int) -> list[tuple[int, int]]:

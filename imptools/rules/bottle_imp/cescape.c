@@ -832,6 +832,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     } else if (best <= alpha) {
         S->refuted[depth] = (int16_t)move;
     }
+    if (!kept) return best;
     if (best <= alpha) {
         if (best < hi) hi = best;
     } else if (best >= beta) {
@@ -841,10 +842,8 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     }
     int64_t top = hi - FAILED < NO_BOUND ? hi - FAILED : NO_BOUND;
     uint64_t value = ((uint64_t)(lo - FAILED) << 32) | ((uint64_t)top << 16) | (uint64_t)(popcount(live & below(move)) + 1);
-    if (kept) {
-        table_set(&S->table, key, len, h, value);
-        if ((long long)S->table.count > L->gains_cap) table_turn(&S->table, &S->older);
-    }
+    table_set(&S->table, key, len, h, value);
+    if ((long long)S->table.count > L->gains_cap) table_turn(&S->table, &S->older);
     return best;
 }
 

@@ -745,6 +745,8 @@ class Gains(_Lines):
                 hist[move] += left * left + 1
             elif best <= alpha:
                 refuted[depth] = move
+            if not kept:
+                return best
             if best <= alpha:
                 hi = min(hi, best)
             elif best >= beta:
@@ -753,11 +755,10 @@ class Gains(_Lines):
                 lo = hi = best
             # One integer an entry (its bounds and best card's place, `NO_BOUND` for no upper bound), so that a table
             # of a given size holds about twice the entries a tuple each would.
-            if kept:
-                top = hi - FAILED if hi - FAILED < NO_BOUND else NO_BOUND
-                table[key] = ((lo - FAILED) << 32) | (top << 16) | ((live & ((1 << move) - 1)).bit_count() + 1)
-                if len(table) > cap:
-                    older, table = table, {}
+            top = hi - FAILED if hi - FAILED < NO_BOUND else NO_BOUND
+            table[key] = ((lo - FAILED) << 32) | (top << 16) | ((live & ((1 << move) - 1)).bit_count() + 1)
+            if len(table) > cap:
+                older, table = table, {}
             return best
 
         return start

@@ -601,15 +601,24 @@ def native_lines(pos: SearchBottle) -> Lines | None:
     per_card = 2 if pos.packs else 1  # a card from each pack a trick
     if pos.per_trick != per_card * pos.n or not 1 <= len(pos.prices) <= 2 or dealt.bit_count() > 63:
         return None
-    colours = sorted(set(pos.colour.values()))
-    colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
     try:
-        return NATIVE_LINES(
-            pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team,
-            escape.ESCAPE_CAP, escape.GAINS_CAP, (2 if pos.open_pack else 1) if pos.packs else 0, pos.first_pack,
-        )  # fmt: skip
+        return NATIVE_LINES(*native_args(pos, escape.ESCAPE_CAP, escape.GAINS_CAP))
     except ValueError:  # a deal the C core does not hold (more than 15 cards of one holder and colour)
         return None
+
+
+NativeArgs = tuple[int, int, int, list[int], list[int], list[int], list[int], list[int], int, int, int, list[int]]
+"""`cescape.Lines`' arguments, in its order."""
+
+
+def native_args(pos: SearchBottle, escape_cap: int, gains_cap: int) -> NativeArgs:
+    """`cescape.Lines`' arguments for `pos`'s deal with these table caps: its static data, each colour as its index
+    among the deal's colours, and the packs (0 one pack; 1 two; 2 two with an open pack played first)."""
+    colours = sorted(set(pos.colour.values()))
+    colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
+    packs = (2 if pos.open_pack else 1) if pos.packs else 0
+    return (pos.n, pos.per_trick, len(pos.prices), pos.coins, colour, pos.holder, pos.dealt, pos.team, escape_cap,
+            gains_cap, packs, pos.first_pack)  # fmt: skip
 
 
 def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, dealer: str) -> PlayedHand | str:
