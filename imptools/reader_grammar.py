@@ -454,8 +454,10 @@ def hand_line_slip(text: str, due: int, first_line: int) -> Hand | None:
     return Hand(due, first_line, m.start(1) + 1, dealer)
 
 
-_CARD_LINE = re.compile(r"[ \t]*(?:deal|discard|pass|bid|[0-9]+\.)[ \t]")
-"""The lines whose cards may be written with commas between them (the fourth repair of section 8)."""
+_CARD_LINE = re.compile(r"[ \t]*(?:(?:deal|discard|pass|bid)[ \t]|[0-9]+\.)")
+"""The lines whose cards may be written with commas between them (the fourth repair of section 8).
+
+A trick's number needs no space after it (`1.24, 15`): its first card is still a card, not `24,`."""
 
 
 def _has_comma(text: str) -> bool:

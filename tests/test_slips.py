@@ -143,6 +143,7 @@ def test_the_catalan_spelling_of_sant_vicenc_is_read() -> None:
     [
         ("thursday-club.imp", "deal Adam 2 4 6 7 13 14 20 24 26", "deal Adam 2, 4, 6, 7, 13, 14, 20, 24, 26"),
         ("thursday-club.imp", "2. Christian:8 4 6 7", "2. Christian:8, 4, 6, 7"),
+        ("thursday-club.imp", "3. 37 33 14 23", "3.37, 33, 14, 23"),  # no space after the number: still cards
         ("ninety-nine-sunday.imp", "bid Al AS AH JK", "bid Al AS,AH,JK"),
     ],
 )
