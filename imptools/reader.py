@@ -515,6 +515,7 @@ def read_lines(lines: Iterator[Physical], path: str | None, findings: list[Findi
         if commas is not None:  # the fourth repair: one finding, then the line read without its commas
             text, column = commas
             shown = " ".join(text.split("\n", 1)[0].split(";", 1)[0].split())
+            shown = re.sub(r"^([0-9]+\.)(?=\S)", r"\1 ", shown)  # `3.37, 33` should read `3. 37 33`
             trick = re.match(r"[ \t]*([0-9]{1,9})\.", text)
             asm.error(
                 f"Cards are separated by spaces, not commas: `{shown}`",

@@ -152,6 +152,7 @@ def test_commas_between_cards_cost_one_syntax_finding(name: str, old: str, new: 
     result = judged(slipped(clean, old, new))
     (finding,) = result.all_findings()
     assert finding.code == "syntax" and "commas" in finding.message
+    assert finding.message.endswith(f"`{old}`")  # the line as it should read
     assert scores(result) == scores(judged(clean))
 
 
