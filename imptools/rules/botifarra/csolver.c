@@ -707,17 +707,31 @@ static int order(const Solver *self, int seat, u64 legal, int k, int win, int wa
     if (k == 0) {
         int mate = self->partner[seat];
         u64 partner = mate >= 0 ? self->hands[mate] : 0;
+        u64 trumps = self->trump_mask;
+        int ruffed = 0, mate_ruffs = 0; /* the side suits an opponent can ruff (void, trumps in hand); the partner */
+        if (self->trump >= 0) {
+            for (int s = 0; s < 4; s++) {
+                u64 m = SUIT(s);
+                if (s == self->trump) continue;
+                for (int i = 0; i < n; i++) {
+                    u64 h = self->hands[i];
+                    if (i != seat && i != mate && !(h & m) && (h & trumps)) ruffed |= 1 << s;
+                }
+                if (mate >= 0 && !(partner & m) && (partner & trumps)) mate_ruffs |= 1 << s;
+            }
+        }
         for (int r = 0; r < count; r++) {
             int b = reps[r];
-            u64 m = SUIT(b / 12);
+            int s = b / 12;
+            u64 m = SUIT(s);
             int top = !(lv & m & ~((((u64)2) << b) - 1));
             i64 score;
-            if (top)
-                score = -1000 - POINTS_OF[b];
+            if (top) /* a master, the opponents' ruffs' last */
+                score = -1000 - POINTS_OF[b] + (ruffed >> s & 1 ? 2000 : 0);
             else if ((partner & m) && bitlen(lv & m) == bitlen(partner & m))
                 score = -500 + POINTS_OF[b] * 16 + b % 12;
-            else
-                score = POINTS_OF[b] * 16 + b % 12;
+            else /* low, for the partner to ruff first */
+                score = POINTS_OF[b] * 16 + b % 12 - ((mate_ruffs & ~ruffed) >> s & 1 ? 300 : 0);
             out[r] = score * 64 + b;
         }
     } else {

@@ -71,7 +71,8 @@ class Solver:
     the search is bounded by the points left, the sure tricks the leader's side can cash (`sure`) and each
     side's sure trumps (`ruffs`). Equivalent cards (same suit and points, nothing in play between) are tried
     once; the order is the table's card, then the cheapest card that takes an opponent's trick, points onto a
-    partner's trick no one can take, masters when leading, low cards else (`order`). The tables are kept for the
+    partner's trick no one can take, masters when leading (those an opponent can ruff last), low cards else (the
+    partner's ruffs first) (`order`). The tables are kept for the
     whole hand, one per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the
     positions visited. With `partition` on, a second table keeps each bound for every position whose relevant
     cards without points lie alike (partition search, as DDS's: `store`, `kvec_of`, docs/ANALYSIS.md).
@@ -376,7 +377,10 @@ class Solver:
 
     def order(self, seat: int, legal: int, k: int, win: int, wat: int, lead: int, led: int) -> list[int]:
         """One card of each run of equivalent legal cards (same suit and points, nothing in play between), in
-        the order to try them."""
+        the order to try them. A leader's masters first, but those of a side suit an opponent can ruff last of
+        all; then a low lead to the partner's master; then low leads, the partner's ruffs first. A follower: the
+        cheapest card that takes an opponent's trick, points onto a partner's trick no one after can take, the
+        lowest cards else."""
         lv = self.live
         n = self.n
         reps: list[int] = []
@@ -402,15 +406,31 @@ class Solver:
         if k == 0:
             mate = self.partner[seat]
             partner = self.hands[mate] if mate >= 0 else 0
+            trump = self.trump
+            trumps = self.trump_mask
+            ruffed = 0  # the side suits an opponent can ruff (void in it, trumps in hand)
+            mate_ruffs = 0  # the side suits the partner can ruff
+            if trump >= 0:
+                for s in range(4):
+                    m = SUIT_MASK[s]
+                    if s == trump:
+                        continue
+                    for i in range(n):
+                        h = self.hands[i]
+                        if i != seat and i != mate and not h & m and h & trumps:
+                            ruffed |= 1 << s
+                    if mate >= 0 and not partner & m and partner & trumps:
+                        mate_ruffs |= 1 << s
             for b in reps:
-                m = SUIT_MASK[b // 12]
+                s = b // 12
+                m = SUIT_MASK[s]
                 top = not lv & m & ~((2 << b) - 1)
-                if top:
-                    score = -1000 - POINTS_OF[b]
+                if top:  # a master, the opponents' ruffs' last
+                    score = -1000 - POINTS_OF[b] + (2000 if ruffed >> s & 1 else 0)
                 elif partner & m and (lv & m).bit_length() == (partner & m).bit_length():
                     score = -500 + POINTS_OF[b] * 16 + b % 12  # low to the partner's master of the suit
-                else:
-                    score = POINTS_OF[b] * 16 + b % 12
+                else:  # low, for the partner to ruff first
+                    score = POINTS_OF[b] * 16 + b % 12 - (300 if (mate_ruffs & ~ruffed) >> s & 1 else 0)
                 out.append(score << 6 | b)
         else:
             mine = self.partner[seat] == (lead + wat) % n
