@@ -741,8 +741,12 @@ static int order(const Solver *self, int seat, u64 legal, int k, int win, int wa
             int b = reps[r];
             int p = POINTS_OF[b];
             i64 score;
-            if (mine)
-                score = safe ? -64 - p : p * 16 + b % 12;
+            if (mine && safe)
+                score = -64 - p;
+            else if (mine && b / 12 == led && !(lv & SUIT(led) & ~((((u64)2) << b) - 1)))
+                score = -32 - p; /* the led suit's master */
+            else if (mine)
+                score = p * 16 + b % 12;
             else if (beats(b, win, self->trump))
                 score = k == n - 1 ? -64 - p : -64 + (b / 12 == self->trump) * 16 + b % 12;
             else

@@ -71,11 +71,11 @@ class Solver:
     the search is bounded by the points left, the sure tricks the leader's side can cash (`sure`) and each
     side's sure trumps (`ruffs`). Equivalent cards (same suit and points, nothing in play between) are tried
     once; the order is the table's card, then the cheapest card that takes an opponent's trick, points onto a
-    partner's trick no one can take, masters when leading (those an opponent can ruff last), low cards else (the
-    partner's ruffs first) (`order`). The tables are kept for the
-    whole hand, one per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the
-    positions visited. With `partition` on, a second table keeps each bound for every position whose relevant
-    cards without points lie alike (partition search, as DDS's: `store`, `kvec_of`, docs/ANALYSIS.md).
+    partner's trick no one can take (else the led suit's master), masters when leading (those an opponent can
+    ruff last), low cards else (the partner's ruffs first) (`order`). The tables are kept for the whole hand, one
+    per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the positions visited.
+    With `partition` on, a second table keeps each bound for every position whose relevant cards without points
+    lie alike (partition search, as DDS's: `store`, `kvec_of`, docs/ANALYSIS.md).
     """
 
     def __init__(
@@ -379,8 +379,8 @@ class Solver:
         """One card of each run of equivalent legal cards (same suit and points, nothing in play between), in
         the order to try them. A leader's masters first, but those of a side suit an opponent can ruff last of
         all; then a low lead to the partner's master; then low leads, the partner's ruffs first. A follower: the
-        cheapest card that takes an opponent's trick, points onto a partner's trick no one after can take, the
-        lowest cards else."""
+        cheapest card that takes an opponent's trick, points onto a partner's trick no one after can take, the led
+        suit's master onto a partner's trick that could still be taken, the lowest cards else."""
         lv = self.live
         n = self.n
         reps: list[int] = []
@@ -437,8 +437,13 @@ class Solver:
             safe = mine and cannot_be_taken(self.hands, n, self.trump, lead, k, win, led)
             for b in reps:
                 p = POINTS_OF[b]
-                if mine:
-                    score = -64 - p if safe else p * 16 + b % 12
+                if mine:  # points onto a trick no one after can take; else the led suit's master, then low
+                    if safe:
+                        score = -64 - p
+                    elif b // 12 == led and not lv & SUIT_MASK[led] & ~((2 << b) - 1):
+                        score = -32 - p
+                    else:
+                        score = p * 16 + b % 12
                 elif beats(b, win, self.trump):
                     score = -64 - p if k == n - 1 else -64 + (b // 12 == self.trump) * 16 + b % 12
                 else:
