@@ -9,6 +9,8 @@ PYTHONPATH=. python bench/bench_analyse.py --hands 10 --first 9:1 7:1 1:4 3:4   
 PYTHONPATH=. python bench/bench_analyse.py --seed 2 --hand 6 --from-trick 1   # one hand, dealt as in --hands 10
 python bench/bench_analyse.py --tables                       # every Bottle Imp table, whole hands (20 or 5 each)
 python bench/bench_analyse.py --tables --only 3-classic 5-teams --table-hands 2   # some tables, fewer hands
+python bench/bench_analyse.py --tables --only 3-classic --halve   # MTD(f) halving the interval between two bounds
+python bench/bench_analyse.py --tables --only 5-teams --gains-cap 6000000   # larger generations of Gains' tables
 
 Each hand's line gives the positions the search visited (`nodes`), steadier than the seconds on a shared machine.
 The first line says which Bottle Imp search runs: with `PYTHONPATH=.` the source tree's Python; without it (run
@@ -53,11 +55,21 @@ def main() -> None:
     parser.add_argument("--only", nargs="+", default=None, help="with --tables: these tables (e.g. 3-classic)")
     parser.add_argument("--table-hands", type=int, default=None, help="with --tables: hands per table (default 20/5)")
     parser.add_argument("--limit", type=float, default=300.0, help="with --tables: seconds of CPU a hand may take")
+    parser.add_argument(
+        "--halve",
+        action="store_true",
+        help="with --tables: once a value lies between two bounds, each probe halves the interval (`bisect`)",
+    )
+    parser.add_argument("--gains-cap", type=int, help="with --tables: entries a generation of `Gains`' tables")
+    parser.add_argument("--escape-cap", type=int, help="with --tables: entries a generation of `Escape`'s tables")
     args = parser.parse_args()
     if args.tables:
         from tables import run_tables
 
-        run_tables(args.only, args.table_hands, args.seed, args.limit)
+        trials = ["--halve"] if args.halve else []
+        trials += [f"--gains-cap={args.gains_cap}"] if args.gains_cap else []
+        trials += [f"--escape-cap={args.escape_cap}"] if args.escape_cap else []
+        run_tables(args.only, args.table_hands, args.seed, args.limit, trials)
         return
     import imptools.rules.bottle_imp.search as searched
 

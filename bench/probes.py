@@ -3,14 +3,20 @@
 python bench/probes.py 3-classic 2                 # seed 1's three-player hand 2, every value over 100,000 positions
 python bench/probes.py 3-classic 2 --guess 2=72    # the third value asked started from 72 (a first guess)
 python bench/probes.py 3-classic 1 --top           # each player's first value started from his upper bound
+python bench/probes.py 5-teams 4 --live            # each probe as it returns (a hand too slow to wait for)
+python bench/probes.py 5-teams 2 --halve           # between two bounds, each probe halves the interval
 
 The hand is dealt as `bench/tables.py` deals it (seed 1 unless told) and analysed whole, every play, as
 `analyse_hand` does. Each value asked with the whole window (`Search.value`, MTD(f)) is printed with its number
 (the order asked, for `--guess`), the player, the value he had before (None for his first), the value found, its
 positions, and each probe as (b, the bound returned, positions): "is the value at least b?". `--guess N=V` starts
 value N from V instead of the player's last value; `--top` starts each player's first value from the position's
-upper bound (`bounds`). Run where the compiled search is installed (from outside the source tree); the search
-itself is not changed, only where MTD(f) starts.
+upper bound (`bounds`). `--halve` sets the position's `bisect` (as Botifarra's has it): once the value lies between
+two bounds, each probe halves the interval instead of starting from the bound the last one returned. `--live`
+prints each probe (of a value or of a windowed question) of at least `--min` positions as it returns, with the CPU
+seconds so far, and each value once found, for a hand that would not end in time. Run where the compiled search is
+installed (from outside the source tree); the search itself is not changed, only where MTD(f) starts and how it
+steps.
 """
 
 from __future__ import annotations
@@ -33,6 +39,8 @@ def main() -> None:
     parser.add_argument("--guess", nargs="*", default=[], metavar="N=V", help="start value N (from 0) at V")
     parser.add_argument("--top", action="store_true", help="first values from the upper bound (`bounds`)")
     parser.add_argument("--min", type=int, default=100_000, help="print values of at least this many positions")
+    parser.add_argument("--halve", action="store_true", help="between two bounds, probe the middle (`bisect`)")
+    parser.add_argument("--live", action="store_true", help="print each probe as it returns, each value once found")
     args = parser.parse_args()
     guesses = {int(n): int(v) for n, v in (g.split("=") for g in args.guess)}
     values: list[tuple[int, str, int | None, int, int, list[tuple[int, int, int]]]] = []
@@ -48,6 +56,8 @@ def main() -> None:
             before = self.positions()
             g = search(alpha, beta)
             probes.append((beta, g, self.positions() - before))
+            if args.live and probes[-1][2] >= args.min:
+                print(f"  {player} at least {beta}? {g} ({probes[-1][2]:,}) [{time.process_time():.1f} s]", flush=True)
             return g
 
         return probe
@@ -60,10 +70,14 @@ def main() -> None:
         guess = guesses.get(number)
         if guess is None and args.top and last is None:
             guess = self.position.bounds(player)[1]  # type: ignore[attr-defined]
+        if args.halve:
+            type(self.position).bisect = True  # type: ignore[attr-defined]
         probes.clear()
         before = self.positions()
         v = value(self, player, guess=guess)
         values.append((number, player, last, v, self.positions() - before, list(probes)))
+        if args.live and values[-1][4] >= args.min:
+            print(f"value {number}: {player} (before {last}) {v}, {values[-1][4]:,} positions", flush=True)
         return v
 
     analyse.Search._searcher = logged_searcher  # type: ignore[method-assign]

@@ -16,6 +16,8 @@ import signal
 import statistics
 import sys
 import time
+from collections.abc import Callable
+from typing import Any
 
 NAMES = ("Adam", "Betty", "Christian", "Doris", "Emil", "Fiona")
 
@@ -48,10 +50,39 @@ def game_of(table: str, hands: int, seed: int) -> object:
     return game
 
 
-def one_hand(seed: int, table: str, hands: int, hand: int) -> None:
-    """Analyse one hand (in this process) and print its figures as one JSON line."""
+def trial(words: list[str]) -> None:
+    """Set in this process what `bench_analyse.py --tables` asks to try: `--halve` (the position's `bisect`: once a
+    value lies between two bounds, MTD(f) probes the middle, `analyse.Search.value`), `--gains-cap=N` and
+    `--escape-cap=N` (the entries of a generation of `Gains`' and `Escape`'s tables: `escape.GAINS_CAP`,
+    `escape.ESCAPE_CAP`)."""
+    import imptools.rules.bottle_imp.escape as escape
+    from imptools.analyse import Search
+
+    for word in words:
+        name, _, number = word.partition("=")
+        if name == "--gains-cap":
+            escape.GAINS_CAP = int(number)
+        elif name == "--escape-cap":
+            escape.ESCAPE_CAP = int(number)
+        elif name == "--halve":
+            Search.value = halving(Search.value)  # type: ignore[method-assign]
+
+
+def halving(value: Callable[..., int]) -> Callable[..., int]:
+    """`Search.value` with the position's `bisect` set first."""
+
+    def halved(self: Any, *args: Any, **kw: Any) -> int:
+        type(self.position).bisect = True
+        return value(self, *args, **kw)
+
+    return halved
+
+
+def one_hand(seed: int, table: str, hands: int, hand: int, trials: list[str]) -> None:
+    """Analyse one hand (in this process) and print its figures as one JSON line; `trials` as `trial` reads them."""
     from imptools.analyse import analyse_hand
 
+    trial(trials)
     game = game_of(table, hands, seed)
     start = time.process_time()
     a = analyse_hand(game, hand, 1)  # type: ignore[arg-type]
@@ -59,9 +90,9 @@ def one_hand(seed: int, table: str, hands: int, hand: int) -> None:
     print(json.dumps({"plays": len(a.plays), "nodes": a.nodes, "cpu": cpu, "skipped": a.skipped}))
 
 
-def run_hand(seed: int, table: str, hands: int, hand: int, limit: float) -> dict[str, object]:
+def run_hand(seed: int, table: str, hands: int, hand: int, limit: float, trials: list[str]) -> dict[str, object]:
     """One hand in a child process: its figures, its peak memory (MB), or `over` when it passed `limit`."""
-    cmd = [sys.executable, __file__, str(seed), table, str(hands), str(hand)]
+    cmd = [sys.executable, __file__, str(seed), table, str(hands), str(hand), *trials]
     read, write = os.pipe()
     pid = os.posix_spawn(sys.executable, cmd, os.environ, file_actions=[(os.POSIX_SPAWN_DUP2, write, 1)])
     os.close(write)
@@ -92,18 +123,19 @@ def run_hand(seed: int, table: str, hands: int, hand: int, limit: float) -> dict
     return found
 
 
-def run_tables(only: list[str] | None, hands: int | None, seed: int, limit: float) -> None:
+def run_tables(only: list[str] | None, hands: int | None, seed: int, limit: float, trials: list[str]) -> None:
     import imptools.rules.bottle_imp.search as searched
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")
-    print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__}), seed {seed}, limit {limit:.0f} s")
+    shown = f"search: {'compiled' if compiled else 'Python'} ({searched.__file__}), seed {seed}, limit {limit:.0f} s"
+    print(shown + "".join(f", {t}" for t in trials))
     print("| table | hands | CPU s median | CPU s max | nodes median | nodes max | peak MB | over limit |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
     for table in only or list(TABLES):
         count = hands if hands is not None else 20 if TABLES[table][1] == 4 else 5
         results = []
         for h in range(1, count + 1):
-            r = run_hand(seed, table, count, h, limit)
+            r = run_hand(seed, table, count, h, limit, trials)
             results.append(r)
             shown = "over" if r.get("over") else f"{r['cpu']:.2f} s, {r['nodes']} nodes"
             print(f"  {table} hand {h}: {shown}, {r['peak']:.0f} MB", file=sys.stderr, flush=True)
@@ -122,4 +154,4 @@ def run_tables(only: list[str] | None, hands: int | None, seed: int, limit: floa
 
 
 if __name__ == "__main__":
-    one_hand(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+    one_hand(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:])

@@ -34,7 +34,7 @@ typedef unsigned __int128 mask_t;
 #define NO_CARD 127
 #define HIGH (1LL << 30)
 #define ESCAPE_CAP 1000000
-#define GAINS_CAP 2000000
+#define GAINS_CAP 6000000
 #define FIRST_SLOTS 64
 
 static inline mask_t bit(int c) { return (mask_t)1 << c; }

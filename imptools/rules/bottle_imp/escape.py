@@ -22,9 +22,11 @@ ESCAPE_CAP = 1_000_000
 """Entries in one of `Escape`'s tables before it becomes the older generation (still read) and a new one starts;
 the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
 
-GAINS_CAP = 2_000_000
-"""The same for `Gains`' tables, whose entries are one integer each (`NO_BOUND`): twice `ESCAPE_CAP`, in about the
-memory its entries took as tuples at `ESCAPE_CAP`."""
+GAINS_CAP = 6_000_000
+"""The same for `Gains`' tables, whose entries are one integer each (`NO_BOUND`): six times `ESCAPE_CAP`. A coin
+question's null windows one coin apart search the same positions again, and a probe of a slow hand (five players'
+teams) stores more than two generations of 2,000,000 held: each one coin lower then proved nearly all again
+(docs/PERFORMANCE.md, "`Gains`' generations")."""
 
 
 def killer_first(cards: tuple[int, ...], killer: int | None) -> tuple[int, ...]:
