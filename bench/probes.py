@@ -26,7 +26,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from tables import game_of  # bench/tables.py, beside this script
+from tables import game_of, trial  # bench/tables.py, beside this script
 
 import imptools.analyse as analyse
 
@@ -47,6 +47,7 @@ def main() -> None:
     probes: list[tuple[int, int, int]] = []
     INF = analyse.INF
     searcher = analyse.Search._searcher
+    trial(["--halve"] if args.halve else [])  # `bench_analyse.py --tables --halve`'s own setting
     value = analyse.Search.value
 
     def logged_searcher(self: analyse.Search, player: str) -> Callable[[int, int], int]:
@@ -70,8 +71,6 @@ def main() -> None:
         guess = guesses.get(number)
         if guess is None and args.top and last is None:
             guess = self.position.bounds(player)[1]  # type: ignore[attr-defined]
-        if args.halve:
-            type(self.position).bisect = True  # type: ignore[attr-defined]
         probes.clear()
         before = self.positions()
         v = value(self, player, guess=guess)
