@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -54,15 +55,17 @@ def native_origin(module: str, cwd: Path) -> tuple[bool, str]:
     return editable, printed[1] if len(printed) > 1 else ""
 
 
-def build_native(source: Path, target: Path) -> Path:
+def build_native(source: Path, target: Path, extra: tuple[str, ...] = ()) -> Path:
     """The C module of `source` built on its own into `target`, as the build hook builds it (`-O3`, the interpreter's
-    compiler, flags and headers)."""
+    compiler, flags and headers; `extra` for the processor's, which change no position)."""
     cc = (sysconfig.get_config_var("CC") or "cc").split()
     flags = (sysconfig.get_config_var("CCSHARED") or "-fPIC").split()
     out = target / (source.stem + str(sysconfig.get_config_var("EXT_SUFFIX")))
     include = sysconfig.get_paths()["include"]
     run = subprocess.run(
-        [*cc, *flags, "-O3", "-shared", f"-I{include}", str(source), "-o", str(out)], capture_output=True, text=True
+        [*cc, *flags, "-O3", *extra, "-shared", f"-I{include}", str(source), "-o", str(out)],
+        capture_output=True,
+        text=True,
     )
     assert run.returncode == 0, run.stderr
     return out
@@ -111,6 +114,63 @@ def test_the_installed_solver_is_compiled_where_the_build_could_compile_it(tmp_p
     else:
         suffix = sysconfig.get_config_var("EXT_SUFFIX")
         assert solver.endswith(name + suffix), f"the build could compile the solver: {solver}"
+
+
+NATIVE_SOURCES = {
+    "imptools.rules.botifarra.csolver": ROOT / "imptools" / "rules" / "botifarra" / "csolver.c",
+    "imptools.rules.botifarra.cduel": ROOT / "imptools" / "rules" / "botifarra" / "cduel.c",
+    "imptools.rules.bottle_imp.cescape": ROOT / "imptools" / "rules" / "bottle_imp" / "cescape.c",
+}
+
+
+def processor_counts_bits() -> bool | None:
+    """Whether this processor counts a word's bits in one instruction the build targets (hatch_build.py
+    `processor_flags`): every ARM64 one, an x86-64 one whose Linux flags say `popcnt`; None where it cannot tell."""
+    machine = platform.machine().lower()
+    if machine in ("aarch64", "arm64"):
+        return True
+    if machine not in ("x86_64", "amd64"):
+        return False
+    try:
+        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    flags = next((line.partition(":")[2].split() for line in lines if line.startswith("flags")), None)
+    return None if flags is None else "popcnt" in flags
+
+
+def says_popcnt(module: str, path: str, cwd: Path) -> bool:
+    """`POPCNT` of the C module `module` loaded from `path`, in a process of its own."""
+    code = (
+        "import importlib.util as u, sys; s = u.spec_from_file_location(sys.argv[1], sys.argv[2]); "
+        "m = u.module_from_spec(s); s.loader.exec_module(m); print(m.POPCNT)"
+    )
+    printed = installed(["-c", code, module, path], cwd).strip()
+    assert printed in ("True", "False"), printed
+    return printed == "True"
+
+
+@pytest.mark.parametrize("module", sorted(NATIVE_SOURCES))
+def test_the_c_modules_count_bits_in_one_instruction_where_the_build_targets_one(tmp_path: Path, module: str) -> None:
+    """Built for an x86-64 processor with `popcnt` (`-mpopcnt`), a C module counts bits by the instruction and says
+    so (`POPCNT`); built for any x86-64 processor, by halves. Installed, it is built for the processor that built it,
+    unless `IMPTOOLS_PORTABLE` asked for any (hatch_build.py): Botifarra's solver is about a sixth slower without."""
+    if not can_compile():
+        if os.environ.get("CI"):
+            pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
+        pytest.skip("no compiler to build the C modules")
+    has = processor_counts_bits()
+    x86 = platform.machine().lower() in ("x86_64", "amd64")
+    (tmp_path / "plain").mkdir()
+    plain = build_native(NATIVE_SOURCES[module], tmp_path / "plain")
+    assert says_popcnt(module, str(plain), tmp_path) is (not x86)
+    if x86:
+        (tmp_path / "targeted").mkdir()
+        targeted = build_native(NATIVE_SOURCES[module], tmp_path / "targeted", ("-mpopcnt",))
+        assert says_popcnt(module, str(targeted), tmp_path) is True
+    editable, origin = native_origin(module, tmp_path)
+    if origin and not editable and has is not None:
+        assert says_popcnt(module, origin, tmp_path) is (has and not os.environ.get("IMPTOOLS_PORTABLE"))
 
 
 def simulated(

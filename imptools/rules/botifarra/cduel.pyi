@@ -5,6 +5,8 @@ FIRST_SLOTS: int
 POINTS_OF: tuple[int, ...]
 SUIT_MASK: tuple[int, ...]
 POINT_MASK: int
+POPCNT: bool
+"""Whether it was built to count bits in one instruction of the processor (hatch_build.py `processor_flags`)."""
 
 def beats(card: int, winning: int, trump: int, /) -> bool: ...
 def legal_coded(cells: int, trump: int, led: int, winning: int, partner_master: bool, held: int, /) -> int: ...

@@ -2,6 +2,9 @@
 `solver.Solver` (partition search too) that visits the very positions it visits and gives the same values. Built
 where the wheel is compiled (hatch_build.py `NATIVE`); `position.new_solver` uses it where it was built."""
 
+POPCNT: bool
+"""Whether it was built to count bits in one instruction of the processor (hatch_build.py `processor_flags`)."""
+
 class Solver:
     """`solver.Solver` in C: the same constructor, `gain`, `nodes` and `phits`."""
 

@@ -6,6 +6,8 @@ ESCAPE_CAP: int
 GAINS_CAP: int
 NO_CARD: int
 START_PRICE: int
+POPCNT: bool
+"""Whether it was built to count bits in one instruction of the processor (hatch_build.py `processor_flags`)."""
 
 class Lines:
     """`Escape` and `Gains` of one position's deal in C: built from its static data, asked with its dynamic state."""
