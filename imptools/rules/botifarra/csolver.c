@@ -16,7 +16,8 @@
  * by their rank among those in play), the leader (with the bit 4 above it, as in Python) in bits 48-50 of the
  * first word. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1) in the free high
  * bits of the first two and its partition vector (`kvec_of`, 12 bits) in the third's: 32 bytes, open addressing,
- * linear probing. A partition generation is an index (open addressing) into an array of buckets in the order they
+ * linear probing, with a tag of two bytes a slot beside them (the hash's top bits; 0: empty), which the probes read
+ * first, so that a key the table lacks is mostly told by the tags alone (a sixteenth of the slots' memory). A partition generation is an index (open addressing) into an array of buckets in the order they
  * were made; a bucket holds the coarse key and up to `BUCKET` entries, each the masked key's four words with the
  * entry's bits in their free high bits (32 bytes).
  */
@@ -42,7 +43,7 @@ typedef int64_t i64;
 #define LOW_CARDS ((u64)0x7F)
 #define LOW_ALL (LOW_CARDS | LOW_CARDS << 12 | LOW_CARDS << 24 | LOW_CARDS << 36)
 #define SUIT(s) ((u64)0xFFF << (12 * (s)))
-#define DEFAULT_CAP (3 * (1 << 20) - 1) /* solver.SOLVER_CAP: a generation fills 4M slots (128 MB) */
+#define DEFAULT_CAP (3 * (1 << 20) - 1) /* solver.SOLVER_CAP: a generation fills 4M slots (128 MB, and 8 MB of tags) */
 #define FIRST_SLOTS 1024
 #define KEY48 (((u64)1 << 48) - 1)
 #define KEY51 (((u64)1 << 51) - 1)
@@ -169,7 +170,8 @@ static i64 least_points(u64 cards, int r) {
 /* --------------------------------------------------------------------------------------- the tables */
 
 typedef struct {
-    u64 *slots; /* four words a slot; a slot whose first word is 0 is empty (a key's first word never is) */
+    u64 *slots;     /* four words a slot, read only where its tag is set */
+    uint16_t *tags; /* a slot's hash's top 16 bits (with the low bit set), 0 where the slot is empty */
     u64 mask;   /* slots - 1 (slots a power of two), 0 before the first store */
     u64 count;
 } Gen;
@@ -190,14 +192,21 @@ static inline int same_key(const u64 *slot, const u64 *k) {
     return (slot[0] & KEY51) == k[0] && (slot[1] & KEY48) == k[1] && (slot[2] & KEY48) == k[2] && slot[3] == k[3];
 }
 
+static inline uint16_t tag_of(u64 h) { return (uint16_t)((h >> 48) | 1); }
+
 /* The entry of `k` in `g`, or -1. */
 static inline i64 gen_get(const Gen *g, const u64 *k) {
     if (!g->mask) return -1;
-    u64 i = hash_key(k) & g->mask;
+    u64 h = hash_key(k);
+    uint16_t tag = tag_of(h);
+    u64 i = h & g->mask;
     for (;;) {
-        const u64 *slot = g->slots + 4 * i;
-        if (!slot[0]) return -1;
-        if (same_key(slot, k)) return (i64)((slot[0] >> 51) | (slot[1] >> 48) << 13 | (slot[2] >> 48) << 22);
+        uint16_t t = g->tags[i];
+        if (!t) return -1;
+        if (t == tag) {
+            const u64 *slot = g->slots + 4 * i;
+            if (same_key(slot, k)) return (i64)((slot[0] >> 51) | (slot[1] >> 48) << 13 | (slot[2] >> 48) << 22);
+        }
         i = (i + 1) & g->mask;
     }
 }
@@ -205,19 +214,27 @@ static inline i64 gen_get(const Gen *g, const u64 *k) {
 static int gen_grow(Gen *g) {
     u64 size = g->mask ? 2 * (g->mask + 1) : FIRST_SLOTS;
     u64 *slots = calloc(4 * size, sizeof(u64));
-    if (!slots) return -1;
+    uint16_t *tags = calloc(size, sizeof(uint16_t));
+    if (!slots || !tags) {
+        free(slots);
+        free(tags);
+        return -1;
+    }
     if (g->mask) {
         for (u64 j = 0; j <= g->mask; j++) {
+            if (!g->tags[j]) continue;
             u64 *old = g->slots + 4 * j;
-            if (!old[0]) continue;
             u64 k[4] = {old[0] & KEY51, old[1] & KEY48, old[2] & KEY48, old[3]};
             u64 i = hash_key(k) & (size - 1);
-            while (slots[4 * i]) i = (i + 1) & (size - 1);
+            while (tags[i]) i = (i + 1) & (size - 1);
             memcpy(slots + 4 * i, old, 4 * sizeof(u64));
+            tags[i] = g->tags[j];
         }
         free(g->slots);
+        free(g->tags);
     }
     g->slots = slots;
+    g->tags = tags;
     g->mask = size - 1;
     return 0;
 }
@@ -228,14 +245,17 @@ static int gen_put(Gen *g, const u64 *k, i64 value) {
         if (gen_grow(g) < 0) return -1;
     }
     u64 v = (u64)value & 0x3FFFFFFFFULL;
-    u64 i = hash_key(k) & g->mask;
+    u64 h = hash_key(k);
+    uint16_t tag = tag_of(h);
+    u64 i = h & g->mask;
     for (;;) {
-        u64 *slot = g->slots + 4 * i;
-        if (!slot[0]) {
+        uint16_t t = g->tags[i];
+        if (!t) {
             g->count++;
+            g->tags[i] = tag;
             break;
         }
-        if (same_key(slot, k)) break;
+        if (t == tag && same_key(g->slots + 4 * i, k)) break;
         i = (i + 1) & g->mask;
     }
     u64 *slot = g->slots + 4 * i;
@@ -248,6 +268,8 @@ static int gen_put(Gen *g, const u64 *k, i64 value) {
 
 static void gen_free(Gen *g) {
     free(g->slots);
+    free(g->tags);
+    g->tags = NULL;
     g->slots = NULL;
     g->mask = 0;
     g->count = 0;
@@ -258,7 +280,7 @@ static void table_turn(Table *t) {
     Gen old = t->gen[1];
     t->gen[1] = t->gen[0];
     t->gen[0] = old;
-    if (old.mask) memset(old.slots, 0, 4 * (old.mask + 1) * sizeof(u64));
+    if (old.mask) memset(old.tags, 0, (old.mask + 1) * sizeof(uint16_t)); /* its slots are written before read */
     t->gen[0].count = 0;
 }
 
