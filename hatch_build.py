@@ -131,8 +131,9 @@ class CompileSearch(BuildHookInterface):  # type: ignore[type-arg]
         if why is None:
             work = Path(tempfile.mkdtemp(prefix="imptools-mypyc-"))
             self._work = work
+            flags = processor_flags()
             run = subprocess.run(
-                [sys.executable, "-c", SETUP, json.dumps([NATIVE, processor_flags()]), *COMPILED, str(work)],
+                [sys.executable, "-c", SETUP, json.dumps([NATIVE, flags]), *COMPILED, str(work)],
                 cwd=self.root,
                 capture_output=True,
                 text=True,
@@ -145,8 +146,8 @@ class CompileSearch(BuildHookInterface):  # type: ignore[type-arg]
                 build_data["infer_tag"] = True
                 self.app.display_info(f"imptools: compiled {', '.join(COMPILED)} with mypyc")
                 if NATIVE:
-                    flags = " ".join(["-O3", *processor_flags()])
-                    self.app.display_info(f"imptools: compiled {', '.join(s for _, s in NATIVE)} ({flags})")
+                    built_with = " ".join(["-O3", *flags])
+                    self.app.display_info(f"imptools: compiled {', '.join(s for _, s in NATIVE)} ({built_with})")
                 return
             why = "mypyc failed: " + (run.stderr.strip().splitlines() or ["no output"])[-1]
         slower = "`imp analyse`, `imp validate` and `imp score` are slower"

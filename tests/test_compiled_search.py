@@ -116,11 +116,13 @@ def test_the_installed_solver_is_compiled_where_the_build_could_compile_it(tmp_p
         assert solver.endswith(name + suffix), f"the build could compile the solver: {solver}"
 
 
-NATIVE_SOURCES = {
-    "imptools.rules.botifarra.csolver": ROOT / "imptools" / "rules" / "botifarra" / "csolver.c",
-    "imptools.rules.botifarra.cduel": ROOT / "imptools" / "rules" / "botifarra" / "cduel.c",
-    "imptools.rules.bottle_imp.cescape": ROOT / "imptools" / "rules" / "bottle_imp" / "cescape.c",
-}
+NATIVE = ("imptools.rules.botifarra.csolver", "imptools.rules.botifarra.cduel", "imptools.rules.bottle_imp.cescape")
+"""The C modules (hatch_build.py `NATIVE`)."""
+
+
+def native_source(module: str) -> Path:
+    """The C source of the C module `module`, beside where its Python module would be."""
+    return ROOT.joinpath(*module.split(".")).with_suffix(".c")
 
 
 def processor_counts_bits() -> bool | None:
@@ -150,7 +152,7 @@ def says_popcnt(module: str, path: str, cwd: Path) -> bool:
     return printed == "True"
 
 
-@pytest.mark.parametrize("module", sorted(NATIVE_SOURCES))
+@pytest.mark.parametrize("module", NATIVE)
 def test_the_c_modules_count_bits_in_one_instruction_where_the_build_targets_one(tmp_path: Path, module: str) -> None:
     """Built for an x86-64 processor with `popcnt` (`-mpopcnt`), a C module counts bits by the instruction and says
     so (`POPCNT`); built for any x86-64 processor, by halves. Installed, it is built for the processor that built it,
@@ -162,11 +164,11 @@ def test_the_c_modules_count_bits_in_one_instruction_where_the_build_targets_one
     has = processor_counts_bits()
     x86 = platform.machine().lower() in ("x86_64", "amd64")
     (tmp_path / "plain").mkdir()
-    plain = build_native(NATIVE_SOURCES[module], tmp_path / "plain")
+    plain = build_native(native_source(module), tmp_path / "plain")
     assert says_popcnt(module, str(plain), tmp_path) is (not x86)
     if x86:
         (tmp_path / "targeted").mkdir()
-        targeted = build_native(NATIVE_SOURCES[module], tmp_path / "targeted", ("-mpopcnt",))
+        targeted = build_native(native_source(module), tmp_path / "targeted", ("-mpopcnt",))
         assert says_popcnt(module, str(targeted), tmp_path) is True
     editable, origin = native_origin(module, tmp_path)
     if origin and not editable and has is not None:

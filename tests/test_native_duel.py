@@ -27,10 +27,10 @@ from imptools.rules.botifarra.obligations import TABLES
 from imptools.rules.botifarra.position import SearchBotifarra
 from imptools.rules.botifarra.search import TRUMPS, start_cards
 from imptools.simulate import Options, simulate
-from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin
+from tests.test_compiled_search import build_native, can_compile, installed, native_origin, native_source
 
 MODULE = "imptools.rules.botifarra.cduel"
-SOURCE = ROOT / "imptools" / "rules" / "botifarra" / "cduel.c"
+SOURCE = native_source(MODULE)
 VARIANTS = ("rector-vicar", "piles-and-hand")
 
 

@@ -25,10 +25,18 @@ from pathlib import Path
 import pytest
 
 from imptools.rules.bottle_imp.search import NATIVE_LINES, SearchBottle, native_lines
-from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin, simulated
+from tests.test_compiled_search import (
+    ROOT,
+    build_native,
+    can_compile,
+    installed,
+    native_origin,
+    native_source,
+    simulated,
+)
 
 MODULE = "imptools.rules.bottle_imp.cescape"
-SOURCE = ROOT / "imptools" / "rules" / "bottle_imp" / "cescape.c"
+SOURCE = native_source(MODULE)
 CHECK = ROOT / "tests" / "native_escape_check.py"
 PORTED = ["classic 4", "second-bottle 5", "teams 6", "bright-house 2"]
 """Tables `native_lines` gives the C object (the check's `choices`); Lopaka keeps the Python classes."""

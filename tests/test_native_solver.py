@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin
+from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin, native_source
 
 MODULE = "imptools.rules.botifarra.csolver"
-SOURCE = ROOT / "imptools" / "rules" / "botifarra" / "csolver.c"
+SOURCE = native_source(MODULE)
 CHECK = ROOT / "tests" / "native_solver_check.py"
 
 

@@ -40,11 +40,12 @@ static inline int popcount(uint64_t x)
 {
 #if POPCNT
     return __builtin_popcountll(x);
-#endif
+#else
     x = x - ((x >> 1) & 0x5555555555555555ULL);
     x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
     x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
     return (int)((x * 0x0101010101010101ULL) >> 56);
+#endif
 }
 static inline int low_bit(uint64_t x) { return __builtin_ctzll(x); }
 

@@ -17,9 +17,10 @@
  * first word. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1) in the free high
  * bits of the first two and its partition vector (`kvec_of`, 12 bits) in the third's: 32 bytes, open addressing,
  * linear probing, with a tag of two bytes a slot beside them (the hash's top bits; 0: empty), which the probes read
- * first, so that a key the table lacks is mostly told by the tags alone (a sixteenth of the slots' memory). A partition generation is an index (open addressing) into an array of buckets in the order they
- * were made; a bucket holds the coarse key and up to `BUCKET` entries, each the masked key's four words with the
- * entry's bits in their free high bits (32 bytes).
+ * first, so that a key the table lacks is mostly told by the tags alone (a sixteenth of the slots' memory). A
+ * partition generation is an index (open addressing) into an array of buckets in the order they were made; a bucket
+ * holds the coarse key and up to `BUCKET` entries, each the masked key's four words with the entry's bits in their
+ * free high bits (32 bytes).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -172,7 +173,7 @@ static i64 least_points(u64 cards, int r) {
 typedef struct {
     u64 *slots;     /* four words a slot, read only where its tag is set */
     uint16_t *tags; /* a slot's hash's top 16 bits (with the low bit set), 0 where the slot is empty */
-    u64 mask;   /* slots - 1 (slots a power of two), 0 before the first store */
+    u64 mask;       /* slots - 1 (slots a power of two), 0 before the first store */
     u64 count;
 } Gen;
 
