@@ -491,10 +491,11 @@ def analyse_hand(
     jobs: int = 1,
     costly: bool = False,
     pool: Executor | None = None,
+    choices: bool = True,
 ) -> HandAnalysis:
     """The cost of every play of hand `hand_number` of `game` from trick `from_trick` on; with `knowing`, each play
-    valued on what its player knew as well; from trick 1, the choices made before it too (`value_choices`; `costly`
-    values the options of the costly ones as well).
+    valued on what its player knew as well; from trick 1 and where `choices` asks, the choices made before it too
+    (`value_choices`; `costly` values the options of the costly ones as well).
 
     With `knowing`, each play's worlds are valued in `jobs` shares on `pool` (any `Executor`: a process pool, a Dask
     cluster's), or on a process pool of `jobs` made for the hand where `pool` is None and `jobs` > 1, while this
@@ -518,7 +519,7 @@ def analyse_hand(
         return HandAnalysis(*head, skipped=found)
     pos = found.position
     search = Search(pos)
-    choices, nodes = value_choices(found.decisions, search, Search, costly) if from_trick <= 1 else ((), 0)
+    valued, nodes = value_choices(found.decisions, search, Search, costly) if from_trick <= 1 and choices else ((), 0)
     out: list[PlayCost] = []
     note = found.note
     total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
@@ -558,7 +559,7 @@ def analyse_hand(
     finally:
         if own is not None:
             own.shutdown()
-    return HandAnalysis(*head, tuple(out), None, note, search.positions() + nodes, found.marks, choices)
+    return HandAnalysis(*head, tuple(out), None, note, search.positions() + nodes, found.marks, valued)
 
 
 # --------------------------------------------------------------------------- on what the player knew
@@ -662,11 +663,15 @@ class Task:
     knowing: KnowingAsk | None = None
     costly: bool = False
     """Value the options of the costly choices too (`analyse_hand`)."""
+    choices: bool = True
+    """Value the choices made before the first card at all (`analyse_hand`)."""
 
 
 def run_task(task: Task) -> HandAnalysis:
     """Analyse one task (the function the pool's and the cluster's workers run)."""
-    return analyse_hand(task.game, task.hand, task.from_trick, knowing=task.knowing, costly=task.costly)
+    return analyse_hand(
+        task.game, task.hand, task.from_trick, knowing=task.knowing, costly=task.costly, choices=task.choices
+    )
 
 
 def tasks_for(
@@ -676,10 +681,11 @@ def tasks_for(
     from_trick: int = 1,
     knowing: KnowingAsk | None = None,
     costly: bool = False,
+    choices: bool = True,
 ) -> list[Task]:
     """The hands of `games` to analyse: all of them, or the game and hand asked for (numbers from 1)."""
     return [
-        Task(g, h.number, from_trick, knowing, costly)
+        Task(g, h.number, from_trick, knowing, costly, choices)
         for g in games
         if game is None or g.index == game
         for h in g.hands
@@ -711,7 +717,7 @@ def one_by_one(
     """The hands analysed here one after another, each play's worlds in `shares` on `pool` where there is one."""
     for t in tasks:
         told = None if on_play is None else partial(on_play, t)
-        yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, shares, t.costly, pool)
+        yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, shares, t.costly, pool, t.choices)
 
 
 @dataclass
@@ -779,7 +785,15 @@ def on_cluster(
                 if spread:
                     told = None if on_play is None else partial(on_play, t)
                     yield analyse_hand(
-                        t.game, t.hand, t.from_trick, told, t.knowing, cluster.workers(), t.costly, cluster.executor()
+                        t.game,
+                        t.hand,
+                        t.from_trick,
+                        told,
+                        t.knowing,
+                        cluster.workers(),
+                        t.costly,
+                        cluster.executor(),
+                        t.choices,
                     )
                 else:
                     result: HandAnalysis = cluster.outcome(futures[i])

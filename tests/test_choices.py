@@ -364,6 +364,38 @@ def test_cli_json_text_and_replay_show_the_bids(tmp_path: Path) -> None:
     assert json.loads(late.output)["analyses"][0]["choices"] == []
 
 
+def test_no_choices_leaves_the_trump_table_out_and_values_the_plays_alike(tmp_path: Path) -> None:
+    """`--no-choices`: a Botifarra hand (three players) analysed from trick 1 without its trump table, in the JSON,
+    the text and the replay; every play valued as without the option, with fewer positions searched; `--bids` with
+    it is a usage error."""
+    from imptools.present.analysis import analysis_lines
+
+    path = tmp_path / "three.imp"
+    path.write_text("".join(simulate(Options("botifarra", FOUR[:3], CARREGAR, seed=5))), "utf-8")
+    (game,) = read_games(path.read_text("utf-8"))
+    whole, lean = analyse_hand(game, 1), analyse_hand(game, 1, choices=False)
+    assert [c.decision for c in whole.choices] == ["trump"] * 5 and lean.choices == ()
+    assert lean.plays == whole.plays and lean.plays[0].trick == 1
+    assert lean.nodes < whole.nodes
+    assert any("trump table" in str(line) for line in analysis_lines(whole))
+    runner = CliRunner()
+    out = runner.invoke(app, ["analyse", str(path), "--json", "--jobs", "1", "--no-choices"])
+    assert out.exit_code == 0, out.output
+    (got,) = json.loads(out.output)["analyses"]
+    assert got["choices"] == [] and got["plays"] == [json.loads(json.dumps(p.to_dict())) for p in lean.plays]
+    text = runner.invoke(app, ["analyse", str(path), "--jobs", "1", "--no-choices"])
+    assert text.exit_code == 0 and "trump table" not in text.output, text.output
+    assert all(" ".join(str(line).split()) in " ".join(text.output.split()) for line in analysis_lines(lean))
+    replay = runner.invoke(app, ["replay", str(path), "--analyse", "--jobs", "1", "--json", "--no-choices"])
+    (hand,) = json.loads(replay.output)["games"][0]["hands"]
+    assert hand["analysis"]["choices"] == []
+    costs = [s["analysis"] for s in hand["steps"] if "analysis" in s]
+    assert costs == [json.loads(json.dumps(p.to_dict())) for p in lean.plays]
+    for command in (["analyse", str(path)], ["replay", str(path), "--analyse"]):
+        both = runner.invoke(app, [*command, "--bids", "--no-choices"])
+        assert both.exit_code == 2 and "--no-choices" in both.output, both.output
+
+
 def test_the_choice_lines() -> None:
     from imptools.present.analysis import analysis_lines
 

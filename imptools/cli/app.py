@@ -17,7 +17,7 @@ from imptools.cli import output as shell
 from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
 from imptools.cli.judging import internal_findings, judged, score_json, validate_files
 from imptools.cli.keeping import kept_texts
-from imptools.cli.knowing import BidsOpt, KnowingOpt, SamplesOpt, SeedOpt, knowing_ask
+from imptools.cli.knowing import BidsOpt, KnowingOpt, NoChoicesOpt, SamplesOpt, SeedOpt, choices_asked, knowing_ask
 from imptools.cli.like import HandOpt, LikeOpt, SeatOpt, liked
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.cli.ranges import out_of_range
@@ -517,6 +517,7 @@ def replay(
     samples: SamplesOpt = "100",
     seed: SeedOpt = 0,
     bids: BidsOpt = False,
+    no_choices: NoChoicesOpt = False,
 ) -> None:
     """Replay a record hand by hand: every play, the comments, the game's state, each finding where it happens.
 
@@ -553,11 +554,13 @@ def replay(
         raise typer.Exit(refused[1])
     games = [replay_game(g, judge_game(g)) for g in records]
     ask = knowing_ask(knowing, samples, seed)
+    valued = choices_asked(bids, no_choices)
     if analyse:
         from imptools.analyse import Runner, cores, tasks_for
         from imptools.replay import with_analyses
 
-        results = list(_analysed(Runner(jobs or cores()), tasks_for(records, None, hand, from_trick, ask, bids)))
+        tasks = tasks_for(records, None, hand, from_trick, ask, bids, valued)
+        results = list(_analysed(Runner(jobs or cores()), tasks))
         games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
@@ -636,6 +639,7 @@ def analyse(
     samples: SamplesOpt = "100",
     seed: SeedOpt = 0,
     bids: BidsOpt = False,
+    no_choices: NoChoicesOpt = False,
 ) -> None:
     """What each card cost, with every card visible: each play valued by a search.
 
@@ -648,7 +652,8 @@ def analyse(
     `all`), each solved with every card visible.
     From trick 1, the choices made before the first card are valued too: every
     trump the chooser could have named, and each player's bid (with --bids,
-    against the best of every bid he could have made).
+    against the best of every bid he could have made); --no-choices leaves them
+    out (a Botifarra trump table is most of a whole hand's search).
 
     Examples:
 
@@ -659,17 +664,20 @@ def analyse(
       imp analyse night.imp --hand 3 --from-trick 9 --knowing --samples all
 
       imp analyse ninety-nine.imp --hand 2 --bids
+
+      imp analyse botifarra-night.imp --no-choices
     """
     from imptools.analyse import Runner, cores, tasks_for
     from imptools.check import as_meant
     from imptools.cluster import ClusterUnavailable
 
     ask = knowing_ask(knowing, samples, seed)
+    valued = choices_asked(bids, no_choices)
     inputs = expand([file])
     games = [as_meant(g) for g in read(inputs.paths[0], inputs)]
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
-    tasks = tasks_for(games, game, hand, from_trick, ask, bids)
+    tasks = tasks_for(games, game, hand, from_trick, ask, bids, valued)
     if not tasks:
         shell.error("no such game or hand in the file")
         raise typer.Exit(EXIT_UNREADABLE)

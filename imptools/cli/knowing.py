@@ -1,5 +1,5 @@
 """The analysis options beyond the search itself: the knowing analysis (`--knowing`, `--samples N|all`, `--seed S`)
-and what they ask, and `--bids`."""
+and what they ask, and `--bids` and `--no-choices`."""
 
 from __future__ import annotations
 
@@ -27,6 +27,13 @@ SeedOpt = Annotated[int, typer.Option("--seed", metavar="S", help="With --knowin
 BidsOpt = Annotated[
     bool, typer.Option("--bids", help="Value every bid each player could have made (slower), not only his own.")
 ]
+NoChoicesOpt = Annotated[
+    bool,
+    typer.Option(
+        "--no-choices",
+        help="Leave out the choices made before the first card (a trump table is most of a hand's search).",
+    ),
+]
 
 
 def knowing_ask(knowing: bool, samples: str, seed: int) -> KnowingAsk | None:
@@ -39,3 +46,12 @@ def knowing_ask(knowing: bool, samples: str, seed: int) -> KnowingAsk | None:
         shell.error(f"--samples takes a number of worlds above 0, or all, not `{samples}`")
         raise typer.Exit(EXIT_UNREADABLE)
     return KnowingAsk(count, seed) if knowing else None
+
+
+def choices_asked(bids: bool, no_choices: bool) -> bool:
+    """Whether the choices made before the first card are valued (`--no-choices` leaves them out); `--bids` with
+    `--no-choices` is a usage error: the one asks for more of what the other leaves out."""
+    if bids and no_choices:
+        shell.error("--bids values every bid and --no-choices leaves the bids out: give one of them")
+        raise typer.Exit(EXIT_UNREADABLE)
+    return not no_choices
