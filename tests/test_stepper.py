@@ -331,3 +331,35 @@ def test_the_analysis_layer_shows_the_choices_before_the_first_card() -> None:
             assert not any(line in " ".join(panel(app, "notes").split()) for line in lines)
 
     asyncio.run(main())
+
+
+def test_the_analysis_layer_leaves_the_choices_out_when_asked() -> None:
+    """`imp replay --step --no-choices`: at a hand's start the layer analyses the hand from trick 1 without the bids;
+    the first play's cost is shown as with them."""
+    from imptools.analyse import analyse_hand
+    from imptools.present.analysis import choice_lines
+
+    record = next(iter(read_games(SAMPLES / "ninety-nine-red-lion.imp")))
+    whole = analyse_hand(record, 1)
+    lines = choice_lines(whole.choices)
+    assert len(lines) == 3
+    games = [replay_game(record, judge_game(record))]
+
+    async def main() -> None:
+        app = Stepper(games, start_index(games, 1, None), records=[record], choices=False)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.press("a")  # the hand is analysed from trick 1, in another process
+            for _ in range(900):
+                if not app.pending:
+                    break
+                await pilot.pause(0.1)
+            ((_, done),) = app.analyses.items()
+            assert done.choices == () and done.plays == whole.plays
+            assert not any(line in " ".join(panel(app, "notes").split()) for line in lines)
+            for _ in range(30):  # to the first card
+                if "plays" in " ".join(panel(app, "notes").split()[:3]):
+                    break
+                await pilot.press("right")
+            assert f"cost {whole.plays[0].cost}" in panel(app, "notes")
+
+    asyncio.run(main())

@@ -577,7 +577,7 @@ def replay(
             raise typer.Exit(EXIT_UNREADABLE)
         from imptools.present.stepper import run_stepper
 
-        run_stepper(games, hand=hand, trick=trick, records=records, knowing=ask)
+        run_stepper(games, hand=hand, trick=trick, records=records, knowing=ask, choices=valued)
     elif html or svg:
         if html:
             from imptools.present.replay_page import replay_page

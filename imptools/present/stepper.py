@@ -137,10 +137,13 @@ class Stepper(App[None]):
         start: int = 0,
         records: Sequence[Game] = (),
         knowing: KnowingAsk | None = None,
+        choices: bool = True,
     ) -> None:
         super().__init__()
         self.knowing = knowing
         """What the analyses made here ask of the knowing analysis (`imp replay --step --analyse --knowing`)."""
+        self.choices = choices
+        """Whether the analyses made here from trick 1 value the choices before the first card (`--no-choices`)."""
         self.games = list(games)
         self.positions = positions(self.games)
         self.index = max(0, min(start, len(self.positions) - 1))
@@ -286,7 +289,7 @@ class Stepper(App[None]):
             # the worker starts with the real stderr: Textual's stand-in for it has no file descriptor
             with contextlib.redirect_stderr(sys.__stderr__):
                 self._pool = multiprocessing.get_context("spawn").Pool(1)
-        task = Task(record, self._hand().number, trick, self.knowing)
+        task = Task(record, self._hand().number, trick, self.knowing, choices=self.choices)
         self.pending[key] = (trick, self._pool.apply_async(run_task, (task,)))
 
     def _collect(self) -> None:
@@ -503,7 +506,9 @@ def run_stepper(
     trick: int | None = None,
     records: Sequence[Game] = (),
     knowing: KnowingAsk | None = None,
+    choices: bool = True,
 ) -> None:
     """Run the stepper full-screen until the player quits (`records`: the games as read, for the analysis layer;
-    `knowing`: what its analyses ask of the knowing analysis)."""
-    Stepper(games, start_index(games, hand, trick), records, knowing).run()
+    `knowing`: what its analyses ask of the knowing analysis; `choices`: whether they value the choices before the
+    first card)."""
+    Stepper(games, start_index(games, hand, trick), records, knowing, choices).run()
