@@ -784,17 +784,8 @@ def on_cluster(
             try:
                 if spread:
                     told = None if on_play is None else partial(on_play, t)
-                    yield analyse_hand(
-                        t.game,
-                        t.hand,
-                        t.from_trick,
-                        told,
-                        t.knowing,
-                        cluster.workers(),
-                        t.costly,
-                        cluster.executor(),
-                        t.choices,
-                    )
+                    shares, pool = cluster.workers(), cluster.executor()
+                    yield analyse_hand(t.game, t.hand, t.from_trick, told, t.knowing, shares, t.costly, pool, t.choices)
                 else:
                     result: HandAnalysis = cluster.outcome(futures[i])
                     yield result

@@ -14,10 +14,19 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 
 from imptools.cli import output as shell
+from imptools.cli.analysing import (
+    BidsOpt,
+    KnowingOpt,
+    NoChoicesOpt,
+    SamplesOpt,
+    SeedOpt,
+    analysed,
+    choices_asked,
+    knowing_ask,
+)
 from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
 from imptools.cli.judging import internal_findings, judged, score_json, validate_files
 from imptools.cli.keeping import kept_texts
-from imptools.cli.knowing import BidsOpt, KnowingOpt, NoChoicesOpt, SamplesOpt, SeedOpt, choices_asked, knowing_ask
 from imptools.cli.like import HandOpt, LikeOpt, SeatOpt, liked
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE
 from imptools.cli.ranges import out_of_range
@@ -26,11 +35,8 @@ from imptools.findings import Finding
 from imptools.present.help import HelpCommand, HelpGroup
 
 if TYPE_CHECKING:
-    from collections.abc import Iterator, Sequence
-
     from rich.console import Console
 
-    from imptools.analyse import HandAnalysis, Runner, Task
     from imptools.record import Game
     from imptools.rules.base import GameResult
 
@@ -560,7 +566,7 @@ def replay(
         from imptools.replay import with_analyses
 
         tasks = tasks_for(records, None, hand, from_trick, ask, bids, valued)
-        results = list(_analysed(Runner(jobs or cores()), tasks))
+        results = list(analysed(Runner(jobs or cores()), tasks))
         games = [with_analyses(g, results) for g in games]
     if json:
         from imptools.replay import game_to_dict
@@ -596,24 +602,6 @@ def replay(
 
 
 # --------------------------------------------------------------------------- analyse
-
-
-def _analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = None) -> Iterator[HandAnalysis]:
-    """The analyses of `tasks` in their order, with a progress bar on a terminal while they run (stderr, or
-    `console` where it is one): the hands done, and where they are analysed in this process the plays of the hand
-    under way (also where a cluster takes their worlds)."""
-    with shell.progress(len(tasks), least=1, console=console) as progress:
-        if not progress:
-            yield from runner.results(tasks)
-            return
-        bar = progress.add_task(f"analysing {len(tasks)} hand{'s' if len(tasks) > 1 else ''}", total=len(tasks))
-
-        def on_play(task: Task, done: int, total: int) -> None:
-            progress.update(bar, description=f"game {task.game.index}, hand {task.hand}: play {done} of {total}")
-
-        for result in runner.results(tasks, on_play):
-            progress.update(bar, advance=1)
-            yield result
 
 
 @app.command(cls=HelpCommand)
@@ -684,13 +672,13 @@ def analyse(
     runner = Runner(jobs or cores(), scheduler)
     try:
         if json:
-            shell.print_json("analyse", {"analyses": [r.to_dict() for r in _analysed(runner, tasks)]})
+            shell.print_json("analyse", {"analyses": [r.to_dict() for r in analysed(runner, tasks)]})
         else:
             from imptools.present.analysis import print_analyses
 
             console = shell.rich_console()
             # Each hand as soon as it is done; on a terminal, above the progress bar.
-            for result in _analysed(runner, tasks, console):
+            for result in analysed(runner, tasks, console):
                 print_analyses(console, [result])
     except ClusterUnavailable as exc:
         shell.error(str(exc))

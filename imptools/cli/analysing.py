@@ -1,5 +1,6 @@
-"""The analysis options beyond the search itself: the knowing analysis (`--knowing`, `--samples N|all`, `--seed S`)
-and what they ask, and `--bids` and `--no-choices`."""
+"""What `imp analyse` and `imp replay --analyse` share: the options beyond the search itself (the knowing analysis,
+`--knowing`, `--samples N|all`, `--seed S`, and what they ask; `--bids`, `--no-choices`) and the run of the hands
+with a progress bar."""
 
 from __future__ import annotations
 
@@ -11,7 +12,11 @@ from imptools.cli import output as shell
 from imptools.cli.output import EXIT_UNREADABLE
 
 if TYPE_CHECKING:
-    from imptools.analyse import KnowingAsk
+    from collections.abc import Iterator, Sequence
+
+    from rich.console import Console
+
+    from imptools.analyse import HandAnalysis, KnowingAsk, Runner, Task
 
 KnowingOpt = Annotated[
     bool,
@@ -55,3 +60,21 @@ def choices_asked(bids: bool, no_choices: bool) -> bool:
         shell.error("--bids values every bid and --no-choices leaves the bids out: give one of them")
         raise typer.Exit(EXIT_UNREADABLE)
     return not no_choices
+
+
+def analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = None) -> Iterator[HandAnalysis]:
+    """The analyses of `tasks` in their order, with a progress bar on a terminal while they run (stderr, or
+    `console` where it is one): the hands done, and where they are analysed in this process the plays of the hand
+    under way (also where a cluster takes their worlds)."""
+    with shell.progress(len(tasks), least=1, console=console) as progress:
+        if not progress:
+            yield from runner.results(tasks)
+            return
+        bar = progress.add_task(f"analysing {len(tasks)} hand{'s' if len(tasks) > 1 else ''}", total=len(tasks))
+
+        def on_play(task: Task, done: int, total: int) -> None:
+            progress.update(bar, description=f"game {task.game.index}, hand {task.hand}: play {done} of {total}")
+
+        for result in runner.results(tasks, on_play):
+            progress.update(bar, advance=1)
+            yield result
