@@ -39,6 +39,19 @@ def panel(app: Stepper, name: str) -> str:
     return console.file.getvalue()  # type: ignore[attr-defined,no-any-return]
 
 
+def notes(app: Stepper) -> str:
+    """The Notes panel's words on one line (a choice line may wrap)."""
+    return " ".join(panel(app, "notes").split())
+
+
+async def analyses_done(app: Stepper, pilot: Any, tenths: int) -> None:
+    """Wait until the analyses the stepper asked for are in, for at most `tenths` tenths of a second."""
+    for _ in range(tenths):
+        if not app.pending:
+            break
+        await pilot.pause(0.1)
+
+
 def drive(games: list[GameReplay], script: Callable[[Stepper, Pilot[None]], Awaitable[None]], start: int = 0) -> None:
     async def main() -> None:
         app = Stepper(games, start)
@@ -263,10 +276,7 @@ def test_the_analysis_layer_shows_each_plays_cost() -> None:
             assert "cost" not in panel(app, "notes")
             await pilot.press("a")  # the hand is analysed from trick 7, in another process
             assert app.pending or app.analyses
-            for _ in range(600):
-                if not app.pending:
-                    break
-                await pilot.pause(0.1)
+            await analyses_done(app, pilot, 600)
             first, second = expected[0], expected[1]
             assert f"cost {first.cost}" in panel(app, "notes") and first.player in panel(app, "notes")
             assert "analysis" in str(app.query_one("#status", Static).content)
@@ -317,18 +327,14 @@ def test_the_analysis_layer_shows_the_choices_before_the_first_card() -> None:
         app = Stepper(games, start_index(games, 1, None), records=[record])
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("a")  # the hand is analysed from trick 1, in another process
-            for _ in range(900):
-                if not app.pending:
-                    break
-                await pilot.pause(0.1)
-            notes = " ".join(panel(app, "notes").split())
-            assert all(line in notes for line in lines), notes
+            await analyses_done(app, pilot, 900)
+            assert all(line in notes(app) for line in lines), notes(app)
             for _ in range(30):  # to the first card
-                if "plays" in " ".join(panel(app, "notes").split()[:3]):
+                if "plays" in " ".join(notes(app).split()[:3]):
                     break
-                assert all(line in " ".join(panel(app, "notes").split()) for line in lines)
+                assert all(line in notes(app) for line in lines)
                 await pilot.press("right")
-            assert not any(line in " ".join(panel(app, "notes").split()) for line in lines)
+            assert not any(line in notes(app) for line in lines)
 
     asyncio.run(main())
 
@@ -349,15 +355,12 @@ def test_the_analysis_layer_leaves_the_choices_out_when_asked() -> None:
         app = Stepper(games, start_index(games, 1, None), records=[record], choices=False)
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.press("a")  # the hand is analysed from trick 1, in another process
-            for _ in range(900):
-                if not app.pending:
-                    break
-                await pilot.pause(0.1)
+            await analyses_done(app, pilot, 900)
             ((_, done),) = app.analyses.items()
             assert done.choices == () and done.plays == whole.plays
-            assert not any(line in " ".join(panel(app, "notes").split()) for line in lines)
+            assert not any(line in notes(app) for line in lines)
             for _ in range(30):  # to the first card
-                if "plays" in " ".join(panel(app, "notes").split()[:3]):
+                if "plays" in " ".join(notes(app).split()[:3]):
                     break
                 await pilot.press("right")
             assert f"cost {whole.plays[0].cost}" in panel(app, "notes")
