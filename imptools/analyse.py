@@ -477,9 +477,10 @@ def mark(cost: int, marks: tuple[int, int]) -> str:
     return "??" if cost >= marks[1] else "?" if cost >= marks[0] else ""
 
 
-OnPlay = Callable[[int, int], None]
-"""Told, before the first play from the trick asked and after each play from there, how many of those plays are
-done and how many there are."""
+OnPlay = Callable[[int, int, str], None]
+"""Told how many steps of a stage are done, how many there are, and the stage: before each option's search of a
+choice made before the first card (`trump option`, `bid option`: `value_choices`), then `play`, before the first
+play from the trick asked and after each play from there."""
 
 
 def analyse_hand(
@@ -519,13 +520,15 @@ def analyse_hand(
         return HandAnalysis(*head, skipped=found)
     pos = found.position
     search = Search(pos)
-    valued, nodes = value_choices(found.decisions, search, Search, costly) if from_trick <= 1 and choices else ((), 0)
+    told = None if on_play is None else (lambda stage, done, total: on_play(done, total, stage))
+    asked = from_trick <= 1 and choices
+    valued, nodes = value_choices(found.decisions, search, Search, costly, told) if asked else ((), 0)
     out: list[PlayCost] = []
     note = found.note
     total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
     done = 0
     if on_play is not None:
-        on_play(done, total)
+        on_play(done, total, "play")
     own = ProcessPoolExecutor(max_workers=jobs) if deal is not None and jobs > 1 and pool is None else None
     pool = pool if pool is not None else own
     try:
@@ -555,7 +558,7 @@ def analyse_hand(
             pos.play(card)
             if trick >= from_trick and on_play is not None:
                 done += 1
-                on_play(done, total)
+                on_play(done, total, "play")
     finally:
         if own is not None:
             own.shutdown()
@@ -710,7 +713,7 @@ def worlds_spread(tasks: Sequence[Task], slots: int) -> bool:
 
 def one_by_one(
     tasks: Sequence[Task],
-    on_play: Callable[[Task, int, int], None] | None,
+    on_play: Callable[[Task, int, int, str], None] | None,
     shares: int = 1,
     pool: Executor | None = None,
 ) -> Iterator[HandAnalysis]:
@@ -744,7 +747,7 @@ class Runner:
         return self.scheduler is None and (self.jobs <= 1 or len(tasks) <= 1 or worlds_spread(tasks, self.jobs))
 
     def results(
-        self, tasks: Sequence[Task], on_play: Callable[[Task, int, int], None] | None = None
+        self, tasks: Sequence[Task], on_play: Callable[[Task, int, int, str], None] | None = None
     ) -> Iterator[HandAnalysis]:
         """The analyses of `tasks`, in their order, each as soon as it and those before it are done; where the
         hands are analysed in this process, `on_play` hears of each play (`OnPlay`).
@@ -765,7 +768,7 @@ class Runner:
 def on_cluster(
     tasks: Sequence[Task],
     address: str,
-    on_play: Callable[[Task, int, int], None] | None = None,
+    on_play: Callable[[Task, int, int, str], None] | None = None,
     lost: list[str] | None = None,
 ) -> Iterator[HandAnalysis]:
     """Analyse `tasks` on the Dask distributed cluster whose scheduler listens at `address`, each result in

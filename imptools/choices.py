@@ -46,12 +46,37 @@ class ChoiceValue:
         return out
 
 
+Told = Callable[[str, int, int], None]
+"""Told before each option's search: the stage (`trump option`, `bid option`), how many of the decision's options
+are valued so far and how many it has."""
+
+
+@dataclass
+class _Steps:
+    """Tells `told` of each of a decision's `total` option searches as it starts."""
+
+    told: Told | None
+    stage: str
+    total: int
+    done: int = 0
+
+    def next(self) -> None:
+        if self.told is not None:
+            self.told(self.stage, self.done, self.total)
+        self.done += 1
+
+
 def value_choices(
-    decisions: Sequence[Decision], search: Search, new_search: Callable[[SearchPosition], Search], costly: bool = False
+    decisions: Sequence[Decision],
+    search: Search,
+    new_search: Callable[[SearchPosition], Search],
+    costly: bool = False,
+    told: Told | None = None,
 ) -> tuple[tuple[ChoiceValue, ...], int]:
     """The options of `decisions` valued for their players, and the positions the other options' searches visited:
     `search` stands at the hand's start (the option taken is valued there, sharing its tables with the plays'
-    values), `new_search` starts a search of another option's start (`analyse.Search`).
+    values), `new_search` starts a search of another option's start (`analyse.Search`); `told` hears of each
+    option as its search starts (a progress bar's words: a partnership hand spends most of its time here).
 
     Where every option is shown (`Decision.every`), each is valued exactly; else
     the one taken, and, where the decision is not `costly` or `costly` asks for it,
@@ -62,23 +87,29 @@ def value_choices(
     nodes = 0
     for d in decisions:
         made = next((o for o in d.options if o.start is None), None)
+        only_made = not d.every and d.costly and not costly
+        tell = _Steps(told, f"{d.kind} option", (1 if made is not None else 0) if only_made else len(d.options))
         if d.every:
             # the other options first: each search's tables are gone before the hand's own grow
             values: dict[int, int] = {}
             for i, o in enumerate(d.options):
                 if o.start is not None:
+                    tell.next()
                     s = new_search(o.start())
                     values[i] = s.value(d.player)
                     nodes += s.positions()
                     s.close()  # its tables freed now, not at the collector's next full pass
             for i, o in enumerate(d.options):
                 if o.start is None:
+                    tell.next()
                     v = search.value(d.player)
                     note = d.note(v) if d.note is not None else ""
                     out.append(ChoiceValue(d.kind, d.player, o.text, v, True, note))
                 else:
                     out.append(ChoiceValue(d.kind, d.player, o.text, values[i], False))
             continue
+        if made is not None:
+            tell.next()
         made_value = search.value(d.player) if made is not None else None
         note = d.note(made_value) if d.note is not None and made_value is not None else ""
         if d.costly and not costly:
@@ -91,6 +122,7 @@ def value_choices(
         for o in d.options:
             if o.start is None:
                 continue
+            tell.next()
             s = new_search(o.start())
             if d.shared:
                 s.tables, s.history = tables, history

@@ -383,7 +383,7 @@ def test_results_come_in_order_and_tell_of_each_play() -> None:
     heard: list[tuple[int, int, int]] = []
     runner = Runner(1)
     assert runner.in_process(tasks) and not Runner(2).in_process(tasks)
-    streamed = list(runner.results(tasks, lambda task, done, total: heard.append((task.hand, done, total))))
+    streamed = list(runner.results(tasks, lambda task, done, total, stage: heard.append((task.hand, done, total))))
     assert streamed == Runner(2).run(tasks) and [a.hand for a in streamed] == [1, 2, 3]
     for a in streamed:
         told = [(done, total) for hand, done, total in heard if hand == a.hand]

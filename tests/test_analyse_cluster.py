@@ -101,7 +101,7 @@ def test_the_worlds_of_a_few_hands_are_shared_by_the_cluster_and_progress_is_tol
     heard: list[tuple[int, int, int]] = []
     before = ran_on_workers(cluster.scheduler_address)
     runner = Runner(scheduler=cluster.scheduler_address)
-    remote = list(runner.results(tasks, lambda t, done, total: heard.append((t.hand, done, total))))
+    remote = list(runner.results(tasks, lambda t, done, total, stage: heard.append((t.hand, done, total))))
     after = ran_on_workers(cluster.scheduler_address)
     here = Runner(1).run(tasks)
     assert remote == here
@@ -128,7 +128,7 @@ def test_fewer_hands_than_jobs_share_the_worlds_and_tell_each_play() -> None:
     runner = Runner(3)
     assert runner.in_process(tasks) and not Runner(2).in_process(tasks)
     heard: list[tuple[int, int]] = []
-    shared = list(runner.results(tasks, lambda t, done, total: heard.append((t.hand, done))))
+    shared = list(runner.results(tasks, lambda t, done, total, stage: heard.append((t.hand, done))))
     assert shared == Runner(1).run(tasks) == Runner(2).run(tasks)
     assert [h for h, done in heard if done == 0] == [1, 2]
     plain = [Task(t.game, t.hand, t.from_trick) for t in tasks]

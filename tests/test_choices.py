@@ -208,10 +208,14 @@ def test_the_start_cards_rebuild_the_start() -> None:
 def test_a_whole_hand_values_the_trump_named_as_its_first_play() -> None:
     """A whole simulated hand of three players: the trump named is the value of the start position for the
     chooser (the dealer), the one the plays start from, and the contro note counts it as the notation's scoring
-    does; from a later trick there are no choices."""
+    does; from a later trick there are no choices. Progress is told of each trump option's search, then of each
+    play."""
     game = record("three", OBLIGADA, 3)
-    a = analyse_hand(game, 1)
+    heard: list[tuple[str, int, int]] = []
+    a = analyse_hand(game, 1, on_play=lambda done, total, stage: heard.append((stage, done, total)))
     assert len(a.choices) == 5 and sum(c.made for c in a.choices) == 1
+    plays = [("play", done, len(a.plays)) for done in range(len(a.plays) + 1)]
+    assert heard == [("trump option", done, 5) for done in range(5)] + plays and len(a.plays) == 36
     (made,) = [c for c in a.choices if c.made]
     found = played_hand(game, 1)
     assert not isinstance(found, str) and isinstance(found.position, SearchBotifarra)

@@ -72,8 +72,8 @@ def analysed(runner: Runner, tasks: Sequence[Task], console: Console | None = No
             return
         bar = progress.add_task(f"analysing {len(tasks)} hand{'s' if len(tasks) > 1 else ''}", total=len(tasks))
 
-        def on_play(task: Task, done: int, total: int) -> None:
-            progress.update(bar, description=f"game {task.game.index}, hand {task.hand}: play {done} of {total}")
+        def on_play(task: Task, done: int, total: int, stage: str) -> None:
+            progress.update(bar, description=f"game {task.game.index}, hand {task.hand}: {stage} {done} of {total}")
 
         for result in runner.results(tasks, on_play):
             progress.update(bar, advance=1)
