@@ -12,8 +12,10 @@ the compiler the build would use, so that the comparison still runs wherever the
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
+import platform
 import sysconfig
 from pathlib import Path
 
@@ -79,3 +81,56 @@ def test_the_position_asks_the_c_solver_where_it_was_built(tmp_path: Path) -> No
         tmp_path,
     ).split()  # fmt: skip
     assert printed == ([MODULE, "0"] if module else ["imptools.rules.botifarra.solver", "0"])
+
+
+def processor_info() -> dict[str, str]:
+    """The first processor's fields in Linux's `/proc/cpuinfo` (empty elsewhere)."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
+    except OSError:
+        return {}
+    fields = [line.partition(":") for line in itertools.takewhile(str.strip, lines)]
+    return {name.strip(): value.strip() for name, _, value in fields}
+
+
+def quick_pext(info: dict[str, str]) -> bool:
+    """Whether the processor runs `pext` in hardware (hatch_build.py `fast_pext`): `bmi2`, and not an AMD one before
+    Zen 3 (family 0x19), whose microcode takes tens of times longer."""
+    amd = info.get("vendor_id") == "AuthenticAMD"
+    return "bmi2" in info.get("flags", "").split() and (not amd or int(info.get("cpu family", "0")) >= 0x19)
+
+
+def says_pext(module: str, cwd: Path) -> bool:
+    """`PEXT` of the C solver loaded from `module`, in a process of its own."""
+    code = (
+        "import importlib.util as u, sys; s = u.spec_from_file_location(sys.argv[1], sys.argv[2]); "
+        "m = u.module_from_spec(s); s.loader.exec_module(m); print(m.PEXT)"
+    )
+    printed = installed(["-c", code, MODULE, module], cwd).strip()
+    assert printed in ("True", "False"), printed
+    return printed == "True"
+
+
+def test_keys_made_by_pext_visit_the_positions_of_the_python_class(tmp_path: Path) -> None:
+    """Built with `-mbmi2` (hatch_build.py passes it where the processor's `pext` is quick), the C solver keys its
+    table a hand a word with `pext` (`PEXT`) where it keys it a suit a word without: the positions sharing a key are
+    the same, so both builds visit the very positions of the Python class (partition entries, which keep the suits'
+    words, as well). Installed, it was built with it where the processor's `pext` is quick."""
+    info = processor_info()
+    if platform.machine().lower() not in ("x86_64", "amd64") or "bmi2" not in info.get("flags", "").split():
+        pytest.skip("not an x86-64 processor with bmi2: the solver is built without pext here")
+    if not can_compile():
+        if os.environ.get("CI"):
+            pytest.fail("needs a C compiler and the Python headers (Debian packages gcc python3-dev); CI installs them")
+        pytest.skip("no compiler to build the C solver")
+    for name, flags, pext in (("plain", (), False), ("pext", ("-mpopcnt", "-mbmi2"), True)):
+        (tmp_path / name).mkdir()
+        module = str(build_native(SOURCE, tmp_path / name, flags))
+        assert says_pext(module, tmp_path) is pext
+        out = json.loads(installed([str(CHECK), "--module", module, "--endgames", "150", "--hands", "3"], tmp_path))
+        assert out["module"] == module and out["diffs"] == [], name
+        assert out["nodes"] > 500_000 and out["covered"]["partition"] == ["False", "True"]
+        assert "True" in out["covered"]["turned"]  # whole hands: the table's generations turned over
+    editable, origin = native_origin(MODULE, tmp_path)
+    if origin and not editable:
+        assert says_pext(origin, tmp_path) is (quick_pext(info) and not os.environ.get("IMPTOOLS_PORTABLE"))

@@ -14,7 +14,9 @@
  * A card is bit `suit * 12 + strength - 1` of a 48-bit mask (masks.py). A trick start's key (`key_of`) is kept as
  * four 64-bit words, one a suit (each hand's twelve bits of it, the first seat highest, the cards without points
  * by their rank among those in play), the leader (with the bit 4 above it, as in Python) in bits 48-50 of the
- * first word. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1) in the free high
+ * first word; built with `PEXT`, without partition entries, one a hand instead (its point cards, then its cards
+ * without points by their place among those in play, how many each suit has in play in the last word's bits 48-59):
+ * the same positions share a key either way. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1) in the free high
  * bits of the first two and its partition vector (`kvec_of`, 12 bits) in the third's: 32 bytes, open addressing,
  * linear probing, with a tag of two bytes a slot beside them (the hash's top bits; 0: empty), which the probes read
  * first, so that a key the table lacks is mostly told by the tags alone (a sixteenth of the slots' memory). A
@@ -35,6 +37,14 @@
 #define POPCNT 1
 #else
 #define POPCNT 0
+#endif
+/* Whether it targets one that gathers a word's bits by a mask in one instruction (x86-64 with `-mbmi2`, which
+ * hatch_build.py passes where the building processor does so quickly): the table's keys are made with it. */
+#if defined(__BMI2__) && defined(__x86_64__)
+#define PEXT 1
+#include <immintrin.h>
+#else
+#define PEXT 0
 #endif
 
 typedef uint64_t u64;
@@ -77,7 +87,13 @@ static inline int popcount(u64 x)
 /* Python's int.bit_length (0 for 0). */
 static inline int bitlen(u64 x) { return x ? 64 - __builtin_clzll(x) : 0; }
 /* Python's floor division by 12 (a card's suit; -1 for no card). */
-static inline int suit_of(int b) { return b >= 0 ? b / 12 : -1; }
+/* a card's suit (index the card + 1: -1 for no card) and its rank within the suit, by table */
+static const int8_t SUIT1[49] = {-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+                                 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
+static const int8_t RANK12[48] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
+                                  0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11};
+static inline int suit_of(int b) { return SUIT1[b + 1]; }
+static inline int rank_of(int b) { return RANK12[b]; }
 
 static void fill_pack(void) {
     for (int i = 0; i < (1 << 14); i++) {
@@ -432,13 +448,44 @@ typedef struct {
 
 static void key_of(Solver *self, int lead, u64 *key) {
     u64 lv = self->live;
+    const u64 *hands = self->hands;
+    int n = self->n;
+    if (!self->partition) { /* the table's key only */
+#if PEXT
+        /* a hand a word: its point cards, then its cards without points by their places among those in play, the
+         * suits one after another; the last word also holds how many cards without points each suit has in play.
+         * Two trick starts share this key exactly where they share the suits' words below (every card in play is
+         * in a hand there), a word a hand in a few instructions where those take a table's look-up a suit a hand. */
+        u64 low_live = lv & LOW_ALL;
+        u64 counts = 0;
+        for (int s = 0; s < 4; s++) counts |= (u64)popcount(low_live & SUIT(s)) << (3 * s);
+        for (int i = 0; i < 4; i++)
+            key[i] = i < n ? _pext_u64(hands[i], POINT_MASK) | _pext_u64(hands[i], low_live) << 20 : 0;
+        key[3] |= counts << 48;
+#else
+        for (int s = 0; s < 4; s++) {
+            int sh = 12 * s;
+            u64 base = ((lv >> sh) & LOW_CARDS) << 7;
+            u64 part = 0;
+            for (int i = 0; i < n; i++) {
+                u64 x = (hands[i] >> sh) & 0xFFF;
+                part = (part << 12) | (x & 0xF80) | PACK[base | (x & LOW_CARDS)];
+            }
+            key[s] = part;
+        }
+#endif
+        key[0] |= (u64)(lead | 4) << 48;
+        return;
+    }
+    /* with partition entries, the suits' words: a suit a word, each hand's point cards and its cards without points
+     * by their places among the suit's in play (`PACK`), and the partition key beside them */
     u64 cpart[4];
     for (int s = 0; s < 4; s++) {
         int sh = 12 * s;
         u64 base = ((lv >> sh) & LOW_CARDS) << 7;
         u64 part = 0, cp = 0;
-        for (int i = 0; i < self->n; i++) {
-            u64 x = (self->hands[i] >> sh) & 0xFFF;
+        for (int i = 0; i < n; i++) {
+            u64 x = (hands[i] >> sh) & 0xFFF;
             u64 low = x & LOW_CARDS;
             part = (part << 12) | (x & 0xF80) | PACK[base | low];
             cp = (cp << 8) | (x & 0xF80) >> 4 | (u64)popcount(low);
@@ -447,11 +494,10 @@ static void key_of(Solver *self, int lead, u64 *key) {
         cpart[s] = cp;
     }
     key[0] |= (u64)(lead | 4) << 48;
-    if (self->partition) { /* each hand's point cards and how many cards without points it holds, a suit at a time */
-        self->coarse[0] = cpart[0] << 32 | cpart[1];
-        self->coarse[1] = cpart[2] << 32 | cpart[3];
-        self->coarse_lead = (uint32_t)(lead | 4);
-    }
+    /* each hand's point cards and how many cards without points it holds, a suit at a time */
+    self->coarse[0] = cpart[0] << 32 | cpart[1];
+    self->coarse[1] = cpart[2] << 32 | cpart[3];
+    self->coarse_lead = (uint32_t)(lead | 4);
 }
 
 /* solver.kvec_of */
@@ -497,7 +543,7 @@ static u64 run_relevant(const Solver *self, int b, u64 legal, u64 rel) {
     u64 lv = self->live;
     int c = b;
     for (;;) {
-        u64 above = lv & SUIT(b / 12) & ~((((u64)2) << c) - 1);
+        u64 above = lv & SUIT(suit_of(b)) & ~((((u64)2) << c) - 1);
         if (!above) return 0;
         u64 nxt = above & (~above + 1);
         if (!(legal & nxt) || (nxt & ~LOW_ALL)) return 0;
@@ -734,7 +780,7 @@ static int order(const Solver *self, int seat, u64 legal, int k, int win, int wa
     while (x) {
         int b = __builtin_ctzll(x);
         x &= x - 1;
-        if (prev >= 0 && prev / 12 == b / 12 && POINTS_OF[prev] == POINTS_OF[b] &&
+        if (prev >= 0 && suit_of(prev) == suit_of(b) && POINTS_OF[prev] == POINTS_OF[b] &&
             !(lv & ((((u64)1) << b) - (((u64)2) << prev)))) {
             prev = b;
             continue;
@@ -765,16 +811,16 @@ static int order(const Solver *self, int seat, u64 legal, int k, int win, int wa
         }
         for (int r = 0; r < count; r++) {
             int b = reps[r];
-            int s = b / 12;
+            int s = suit_of(b);
             u64 m = SUIT(s);
             int top = !(lv & m & ~((((u64)2) << b) - 1));
             i64 score;
             if (top) /* a master, the opponents' ruffs' last */
                 score = -1000 - POINTS_OF[b] + (ruffed >> s & 1 ? 2000 : 0);
             else if ((partner & m) && bitlen(lv & m) == bitlen(partner & m))
-                score = -500 + POINTS_OF[b] * 16 + b % 12;
+                score = -500 + POINTS_OF[b] * 16 + rank_of(b);
             else /* low, for the partner to ruff first */
-                score = POINTS_OF[b] * 16 + b % 12 - ((mate_ruffs & ~ruffed) >> s & 1 ? 300 : 0);
+                score = POINTS_OF[b] * 16 + rank_of(b) - ((mate_ruffs & ~ruffed) >> s & 1 ? 300 : 0);
             out[r] = score * 64 + b;
         }
     } else {
@@ -786,14 +832,14 @@ static int order(const Solver *self, int seat, u64 legal, int k, int win, int wa
             i64 score;
             if (mine && safe)
                 score = -64 - p;
-            else if (mine && b / 12 == led && !(lv & SUIT(led) & ~((((u64)2) << b) - 1)))
+            else if (mine && suit_of(b) == led && !(lv & SUIT(led) & ~((((u64)2) << b) - 1)))
                 score = -32 - p; /* the led suit's master */
             else if (mine)
-                score = p * 16 + b % 12;
+                score = p * 16 + rank_of(b);
             else if (beats(b, win, self->trump))
-                score = k == n - 1 ? -64 - p : -64 + (b / 12 == self->trump) * 16 + b % 12;
+                score = k == n - 1 ? -64 - p : -64 + (suit_of(b) == self->trump) * 16 + rank_of(b);
             else
-                score = p * 16 + b % 12;
+                score = p * 16 + rank_of(b);
             out[r] = score * 64 + b;
         }
     }
@@ -845,7 +891,7 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
                     w = b;
                     continue;
                 }
-                if (part && b >= 0 && w >= 0 && b / 12 == w / 12 && !POINTS_OF[b] && !POINTS_OF[w])
+                if (part && b >= 0 && w >= 0 && suit_of(b) == suit_of(w) && !POINTS_OF[b] && !POINTS_OF[w])
                     self->rel |= (u64)1 << (b > w ? b : w);
                 if (beats(b, w, trump)) {
                     w = b;
@@ -945,9 +991,9 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             u64 follow = held & SUIT(led);
             u64 cmp;
             if (follow)
-                cmp = win / 12 == led ? follow & LOW_ALL : 0;
+                cmp = suit_of(win) == led ? follow & LOW_ALL : 0;
             else
-                cmp = win / 12 == trump ? held & self->trump_mask & LOW_ALL : 0;
+                cmp = suit_of(win) == trump ? held & self->trump_mask & LOW_ALL : 0;
             if (cmp) {
                 u64 h0 = cmp & (~cmp + 1);
                 u64 wb = (u64)1 << win;
@@ -986,9 +1032,9 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
         if (k == 0) {
             nw = b;
             nwat = 0;
-            nled = b / 12;
+            nled = suit_of(b);
         } else {
-            if (part && b / 12 == win / 12 && !POINTS_OF[b] && !POINTS_OF[win])
+            if (part && suit_of(b) == suit_of(win) && !POINTS_OF[b] && !POINTS_OF[win])
                 cm = (u64)1 << (b > win ? b : win);
             if (beats(b, win, trump)) {
                 nw = b;
@@ -1023,7 +1069,7 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
         if (self->failed) return 0;
         if (part) {
             u64 re = self->rel;
-            if (re && !POINTS_OF[b] && (legal & ~bb) && (re & SUIT(b / 12) & ~((((u64)2) << b) - 1)))
+            if (re && !POINTS_OF[b] && (legal & ~bb) && (re & SUIT(suit_of(b)) & ~((((u64)2) << b) - 1)))
                 re |= run_relevant(self, b, legal, re);
             self->rel = r0 | re;
         }
@@ -1460,7 +1506,8 @@ PyMODINIT_FUNC PyInit_csolver(void) {
         Py_DECREF(m);
         return NULL;
     }
-    if (PyModule_AddObject(m, "POPCNT", PyBool_FromLong(POPCNT)) < 0) {
+    if (PyModule_AddObject(m, "POPCNT", PyBool_FromLong(POPCNT)) < 0 ||
+        PyModule_AddObject(m, "PEXT", PyBool_FromLong(PEXT)) < 0) {
         Py_DECREF(m);
         return NULL;
     }

@@ -4,6 +4,9 @@ where the wheel is compiled (hatch_build.py `NATIVE`); `position.new_solver` use
 
 POPCNT: bool
 """Whether it was built to count bits in one instruction of the processor (hatch_build.py `processor_flags`)."""
+PEXT: bool
+"""Whether it was built to make its table's keys with the processor's instruction that gathers bits by a mask
+(hatch_build.py `processor_flags`): the same keys for the same positions as without it."""
 
 class Solver:
     """`solver.Solver` in C: the same constructor, `gain`, `nodes` and `phits`."""
