@@ -1,0 +1,86 @@
+"""Botifarra's C solver built several ways, alternated in one process on a whole hand of `imp analyse`, one core.
+
+cd bench && C=../imptools/rules/botifarra/csolver.c
+python solver_builds.py --hand 1 --rounds 8 main=/tmp/main-csolver.c:-mpopcnt this=$C:-mpopcnt,-mbmi2
+python solver_builds.py --table lliure --hand 3 --rounds 4 plain=$C: pext=$C:-mpopcnt,-mbmi2
+
+Each build is `NAME=SOURCE:FLAGS` (FLAGS comma-separated, after `-O3`): compiled here with `cc` into a module of its
+own name (its init renamed), so that the builds load side by side, and asked in turn, round after round (the order
+reversed every other round), to value a hand of `bench_botifarra.py`'s games (same tables and seed) as
+`imp analyse --jobs 1` does, the trump table included; `imptools.rules.botifarra.position` is pointed at each build's
+`Solver` in turn. A machine shared with other work moves one and the same run by a third from round to round:
+alternating in one process spreads that over the builds alike; read the medians. The positions visited are printed
+each round and must be the same for every build (a build that changed them is not the same search). Run after
+`pip install .` (the rest of the search compiled as installed), from `bench/`, not the tree's root.
+
+For a count of the solver's instructions, which does not move with the machine's load (`valgrind`, one build at a
+time, about thirty times slower):
+
+    valgrind --tool=callgrind --toggle-collect='node*' python bench_trump_options.py --hand 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import statistics
+import subprocess
+import sys
+import sysconfig
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from bench_botifarra import TABLES, game_of
+
+import imptools.rules.botifarra.position as position
+from imptools.analyse import analyse_hand
+
+
+def build(name: str, source: str, flags: list[str], where: Path) -> Any:
+    """The `Solver` class of `source` compiled with `flags` as the module `cs_NAME`."""
+    target = where / f"cs_{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
+    include = sysconfig.get_paths()["include"]
+    command = ["cc", "-fPIC", "-O3", *flags, f"-DPyInit_csolver=PyInit_cs_{name}", "-shared", f"-I{include}"]
+    subprocess.run([*command, source, "-o", str(target)], check=True)
+    spec = importlib.util.spec_from_file_location(f"cs_{name}", target)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module.Solver
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--table", default="obligada", choices=[t for t, (n, _, _) in TABLES.items() if n > 2])
+    parser.add_argument("--hand", type=int, default=1)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--rounds", type=int, default=8)
+    parser.add_argument("builds", nargs="+", metavar="NAME=SOURCE:FLAGS")
+    args = parser.parse_args()
+    game = game_of(args.table, args.hand, args.seed)
+    with tempfile.TemporaryDirectory() as where:
+        classes: dict[str, Any] = {}
+        for spec in args.builds:
+            name, _, rest = spec.partition("=")
+            source, _, flags = rest.rpartition(":")
+            classes[name] = build(name, source, [f for f in flags.split(",") if f], Path(where))
+        names = list(classes)
+        times: dict[str, list[float]] = {n: [] for n in names}
+        for r in range(args.rounds):
+            for name in names if r % 2 == 0 else names[::-1]:
+                position.NATIVE_SOLVER = classes[name]
+                began = time.process_time()
+                nodes = analyse_hand(game, args.hand).nodes
+                times[name].append(time.process_time() - began)
+                print(f"round {r + 1}: {name} {nodes} positions, {times[name][-1]:.2f} s CPU", flush=True)
+    first = statistics.median(times[names[0]])
+    print(f"{args.table} seed {args.seed} hand {args.hand}, {args.rounds} rounds, CPU seconds:")
+    for name in names:
+        median = statistics.median(times[name])
+        print(f"  {name}: median {median:.3f}, fastest {min(times[name]):.3f} ({median / first - 1:+.1%} median)")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
