@@ -63,7 +63,11 @@ def main() -> None:
     searched: list[Search] = []  # the hand's own search (the option taken), whose tables the plays share
 
     def value_choices(
-        decisions: Sequence[Decision], search: Search, new_search: Callable[[SearchPosition], Search], costly: bool
+        decisions: Sequence[Decision],
+        search: Search,
+        new_search: Callable[[SearchPosition], Search],
+        costly: bool,
+        told: choices.Told | None = None,
     ) -> tuple[tuple[choices.ChoiceValue, ...], int]:
         spent: list[tuple[int, float, str]] = []
         searched.append(search)
@@ -82,7 +86,7 @@ def main() -> None:
             return s
 
         began = time.process_time()
-        out, nodes = valued(decisions, search, timed, costly)
+        out, nodes = valued(decisions, search, timed, costly, told)
         cpu = time.process_time() - began
         others = iter(spent)
         for c in out:
