@@ -94,9 +94,9 @@ def processor_flags() -> list[str]:
     """The C modules' flags for the processor that builds them: `-mpopcnt` on an x86-64 processor that has the
     instruction (the C searches count cards with it; without it, by halves: Botifarra's solver is about a sixth
     slower, docs/PERFORMANCE.md), and `-mbmi2` on one whose `pext` is quick (`fast_pext`: Botifarra's solver makes
-    its table's keys with it, a sixth fewer instructions); none where `IMPTOOLS_PORTABLE` asks for a wheel that runs
-    on every x86-64 processor, nor where the processor cannot be told. An ARM processor counts bits in one
-    instruction anyway."""
+    its table's keys with it, an eighth fewer of its instructions); none where `IMPTOOLS_PORTABLE` asks for a
+    wheel that runs on every x86-64 processor, nor where the processor cannot be told. An ARM processor counts bits
+    in one instruction anyway."""
     if os.environ.get("IMPTOOLS_PORTABLE") or sys.platform == "win32":  # MSVC takes no such flag
         return []
     if platform.machine().lower() not in ("x86_64", "amd64"):
@@ -107,12 +107,12 @@ def processor_flags() -> list[str]:
 
 
 def fast_pext(info: dict[str, str], features: set[str]) -> bool:
-    """Whether the processor has `pext` (`bmi2`) in hardware: every Intel one that has it and AMD's from Zen 3
-    (family 0x19) on; AMD's before it run the instruction in microcode, tens of times slower than the table
+    """Whether the processor runs `pext` (`bmi2`) in hardware: every one that has it but AMD's before Zen 3
+    (family 0x19) and Hygon's (built on Zen 1), which run it in microcode, tens of times slower than the table
     look-ups it replaces."""
     if "bmi2" not in features:
         return False
-    if info.get("vendor_id") != "AuthenticAMD":
+    if info.get("vendor_id") not in ("AuthenticAMD", "HygonGenuine"):
         return True
     try:
         return int(info.get("cpu family", "0")) >= 0x19

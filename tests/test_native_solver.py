@@ -95,8 +95,8 @@ def processor_info() -> dict[str, str]:
 
 def quick_pext(info: dict[str, str]) -> bool:
     """Whether the processor runs `pext` in hardware (hatch_build.py `fast_pext`): `bmi2`, and not an AMD one before
-    Zen 3 (family 0x19), whose microcode takes tens of times longer."""
-    amd = info.get("vendor_id") == "AuthenticAMD"
+    Zen 3 (family 0x19) nor a Hygon one, whose microcode takes tens of times longer."""
+    amd = info.get("vendor_id") in ("AuthenticAMD", "HygonGenuine")
     return "bmi2" in info.get("flags", "").split() and (not amd or int(info.get("cpu family", "0")) >= 0x19)
 
 

@@ -16,10 +16,11 @@
  * by their rank among those in play), the leader (with the bit 4 above it, as in Python) in bits 48-50 of the
  * first word; built with `PEXT`, without partition entries, one a hand instead (its point cards, then its cards
  * without points by their place among those in play, how many each suit has in play in the last word's bits 48-59):
- * the same positions share a key either way. A table's slot is those four words with the entry's 22 bits (lo, hi, best card + 1) in the free high
- * bits of the first two and its partition vector (`kvec_of`, 12 bits) in the third's: 32 bytes, open addressing,
- * linear probing, with a tag of two bytes a slot beside them (the hash's top bits; 0: empty), which the probes read
- * first, so that a key the table lacks is mostly told by the tags alone (a sixteenth of the slots' memory). A
+ * the same positions share a key either way. A table's slot is those four words with the entry's 22 bits (lo, hi,
+ * best card + 1) in the free high bits of the first two and its partition vector (`kvec_of`, 12 bits) in the
+ * third's: 32 bytes, open addressing, linear probing, with a tag of two bytes a slot beside them (the hash's top
+ * bits; 0: empty), which the probes read first, so that a key the table lacks is mostly told by the tags alone (a
+ * sixteenth of the slots' memory). A
  * partition generation is an index (open addressing) into an array of buckets in the order they were made; a bucket
  * holds the coarse key and up to `BUCKET` entries, each the masked key's four words with the entry's bits in their
  * free high bits (32 bytes).
@@ -86,8 +87,8 @@ static inline int popcount(u64 x)
 }
 /* Python's int.bit_length (0 for 0). */
 static inline int bitlen(u64 x) { return x ? 64 - __builtin_clzll(x) : 0; }
-/* Python's floor division by 12 (a card's suit; -1 for no card). */
-/* a card's suit (index the card + 1: -1 for no card) and its rank within the suit, by table */
+/* A card's suit (Python's floor division by 12, -1 for no card: the table is indexed by the card + 1) and its rank
+ * within the suit, by table (a load where a division by 12 takes several instructions). */
 static const int8_t SUIT1[49] = {-1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
                                  2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3, 3};
 static const int8_t RANK12[48] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11,
