@@ -7,6 +7,7 @@ needs, and that it gives every value and cost the source gives.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import platform
@@ -125,6 +126,17 @@ def native_source(module: str) -> Path:
     return ROOT.joinpath(*module.split(".")).with_suffix(".c")
 
 
+def processor_info() -> dict[str, str] | None:
+    """The first processor's fields in Linux's `/proc/cpuinfo` (`flags`, `vendor_id`, `cpu family`); None where
+    there is no such file."""
+    try:
+        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
+    except OSError:
+        return None
+    fields = [line.partition(":") for line in itertools.takewhile(str.strip, lines)]
+    return {name.strip(): value.strip() for name, _, value in fields}
+
+
 def processor_counts_bits() -> bool | None:
     """Whether this processor counts a word's bits in one instruction the build targets (hatch_build.py
     `processor_flags`): every ARM64 one, an x86-64 one whose Linux flags say `popcnt`; None where it cannot tell."""
@@ -133,23 +145,26 @@ def processor_counts_bits() -> bool | None:
         return True
     if machine not in ("x86_64", "amd64"):
         return False
-    try:
-        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
-    except OSError:
+    info = processor_info()
+    if info is None or "flags" not in info:
         return None
-    flags = next((line.partition(":")[2].split() for line in lines if line.startswith("flags")), None)
-    return None if flags is None else "popcnt" in flags
+    return "popcnt" in info["flags"].split()
+
+
+def says(flag: str, module: str, path: str, cwd: Path) -> bool:
+    """The boolean `flag` (`POPCNT`, `PEXT`) of the C module `module` loaded from `path`, in a process of its own."""
+    code = (
+        "import importlib.util as u, sys; s = u.spec_from_file_location(sys.argv[1], sys.argv[2]); "
+        "m = u.module_from_spec(s); s.loader.exec_module(m); print(getattr(m, sys.argv[3]))"
+    )
+    printed = installed(["-c", code, module, path, flag], cwd).strip()
+    assert printed in ("True", "False"), printed
+    return printed == "True"
 
 
 def says_popcnt(module: str, path: str, cwd: Path) -> bool:
     """`POPCNT` of the C module `module` loaded from `path`, in a process of its own."""
-    code = (
-        "import importlib.util as u, sys; s = u.spec_from_file_location(sys.argv[1], sys.argv[2]); "
-        "m = u.module_from_spec(s); s.loader.exec_module(m); print(m.POPCNT)"
-    )
-    printed = installed(["-c", code, module, path], cwd).strip()
-    assert printed in ("True", "False"), printed
-    return printed == "True"
+    return says("POPCNT", module, path, cwd)
 
 
 @pytest.mark.parametrize("module", NATIVE)

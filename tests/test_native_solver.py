@@ -12,7 +12,6 @@ the compiler the build would use, so that the comparison still runs wherever the
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import platform
@@ -21,7 +20,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_compiled_search import ROOT, build_native, can_compile, installed, native_origin, native_source
+from tests.test_compiled_search import (
+    ROOT,
+    build_native,
+    can_compile,
+    installed,
+    native_origin,
+    native_source,
+    processor_info,
+    says,
+)
 
 MODULE = "imptools.rules.botifarra.csolver"
 SOURCE = native_source(MODULE)
@@ -83,16 +91,6 @@ def test_the_position_asks_the_c_solver_where_it_was_built(tmp_path: Path) -> No
     assert printed == ([MODULE, "0"] if module else ["imptools.rules.botifarra.solver", "0"])
 
 
-def processor_info() -> dict[str, str]:
-    """The first processor's fields in Linux's `/proc/cpuinfo` (empty elsewhere)."""
-    try:
-        lines = Path("/proc/cpuinfo").read_text(errors="replace").splitlines()
-    except OSError:
-        return {}
-    fields = [line.partition(":") for line in itertools.takewhile(str.strip, lines)]
-    return {name.strip(): value.strip() for name, _, value in fields}
-
-
 def quick_pext(info: dict[str, str]) -> bool:
     """Whether the processor runs `pext` in hardware (hatch_build.py `fast_pext`): `bmi2`, and not an AMD one before
     Zen 3 (family 0x19) nor a Hygon one, whose microcode takes tens of times longer."""
@@ -102,13 +100,7 @@ def quick_pext(info: dict[str, str]) -> bool:
 
 def says_pext(module: str, cwd: Path) -> bool:
     """`PEXT` of the C solver loaded from `module`, in a process of its own."""
-    code = (
-        "import importlib.util as u, sys; s = u.spec_from_file_location(sys.argv[1], sys.argv[2]); "
-        "m = u.module_from_spec(s); s.loader.exec_module(m); print(m.PEXT)"
-    )
-    printed = installed(["-c", code, MODULE, module], cwd).strip()
-    assert printed in ("True", "False"), printed
-    return printed == "True"
+    return says("PEXT", MODULE, module, cwd)
 
 
 def test_keys_made_by_pext_visit_the_positions_of_the_python_class(tmp_path: Path) -> None:
@@ -116,7 +108,7 @@ def test_keys_made_by_pext_visit_the_positions_of_the_python_class(tmp_path: Pat
     table a hand a word with `pext` (`PEXT`) where it keys it a suit a word without: the positions sharing a key are
     the same, so both builds visit the very positions of the Python class (partition entries, which keep the suits'
     words, as well). Installed, it was built with it where the processor's `pext` is quick."""
-    info = processor_info()
+    info = processor_info() or {}
     if platform.machine().lower() not in ("x86_64", "amd64") or "bmi2" not in info.get("flags", "").split():
         pytest.skip("not an x86-64 processor with bmi2: the solver is built without pext here")
     if not can_compile():

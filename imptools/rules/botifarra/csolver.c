@@ -451,35 +451,26 @@ static void key_of(Solver *self, int lead, u64 *key) {
     u64 lv = self->live;
     const u64 *hands = self->hands;
     int n = self->n;
-    if (!self->partition) { /* the table's key only */
+    int part_on = self->partition;
 #if PEXT
-        /* a hand a word: its point cards, then its cards without points by their places among those in play, the
-         * suits one after another; the last word also holds how many cards without points each suit has in play.
-         * Two trick starts share this key exactly where they share the suits' words below (every card in play is
-         * in a hand there), a word a hand in a few instructions where those take a table's look-up a suit a hand. */
+    if (!part_on) {
+        /* the table's key only, a hand a word: its point cards, then its cards without points by their places among
+         * those in play, the suits one after another; the last word also holds how many cards without points each
+         * suit has in play. Two trick starts share this key exactly where they share the suits' words below (every
+         * card in play is in a hand there), a word a hand in a few instructions where those take a table's look-up
+         * a suit a hand. */
         u64 low_live = lv & LOW_ALL;
         u64 counts = 0;
         for (int s = 0; s < 4; s++) counts |= (u64)popcount(low_live & SUIT(s)) << (3 * s);
         for (int i = 0; i < 4; i++)
             key[i] = i < n ? _pext_u64(hands[i], POINT_MASK) | _pext_u64(hands[i], low_live) << 20 : 0;
-        key[3] |= counts << 48;
-#else
-        for (int s = 0; s < 4; s++) {
-            int sh = 12 * s;
-            u64 base = ((lv >> sh) & LOW_CARDS) << 7;
-            u64 part = 0;
-            for (int i = 0; i < n; i++) {
-                u64 x = (hands[i] >> sh) & 0xFFF;
-                part = (part << 12) | (x & 0xF80) | PACK[base | (x & LOW_CARDS)];
-            }
-            key[s] = part;
-        }
-#endif
         key[0] |= (u64)(lead | 4) << 48;
+        key[3] |= counts << 48;
         return;
     }
-    /* with partition entries, the suits' words: a suit a word, each hand's point cards and its cards without points
-     * by their places among the suit's in play (`PACK`), and the partition key beside them */
+#endif
+    /* the suits' words: a suit a word, each hand's point cards and its cards without points by their places among
+     * the suit's in play (`PACK`); with partition entries, the partition key beside them */
     u64 cpart[4];
     for (int s = 0; s < 4; s++) {
         int sh = 12 * s;
@@ -489,16 +480,17 @@ static void key_of(Solver *self, int lead, u64 *key) {
             u64 x = (hands[i] >> sh) & 0xFFF;
             u64 low = x & LOW_CARDS;
             part = (part << 12) | (x & 0xF80) | PACK[base | low];
-            cp = (cp << 8) | (x & 0xF80) >> 4 | (u64)popcount(low);
+            if (part_on) cp = (cp << 8) | (x & 0xF80) >> 4 | (u64)popcount(low);
         }
         key[s] = part;
         cpart[s] = cp;
     }
     key[0] |= (u64)(lead | 4) << 48;
-    /* each hand's point cards and how many cards without points it holds, a suit at a time */
-    self->coarse[0] = cpart[0] << 32 | cpart[1];
-    self->coarse[1] = cpart[2] << 32 | cpart[3];
-    self->coarse_lead = (uint32_t)(lead | 4);
+    if (part_on) { /* each hand's point cards and how many cards without points it holds, a suit at a time */
+        self->coarse[0] = cpart[0] << 32 | cpart[1];
+        self->coarse[1] = cpart[2] << 32 | cpart[3];
+        self->coarse_lead = (uint32_t)(lead | 4);
+    }
 }
 
 /* solver.kvec_of */
