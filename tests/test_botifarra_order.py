@@ -1,11 +1,15 @@
 """The order Botifarra's solver tries cards in (`Solver.order`, ported line by line to csolver.c and
 compared position by position in tests/test_native_solver.py): masters first, but a master of a side suit an
 opponent can ruff last of all; low leads the partner can ruff (and no opponent can) before the other low leads; onto
-a partner's trick that could still be taken, the led suit's master first."""
+a partner's trick that could still be taken, the led suit's master first; and, early in a hand, the trick's outcome
+first (`masks.trick_outcome`, the minimax of the rest of the trick)."""
 
 from __future__ import annotations
 
-from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK
+import random
+
+from imptools.rules.base import bits
+from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, coded, legal_coded, trick_outcome
 from imptools.rules.botifarra.solver import Solver
 
 OROS, COPES, ESPASES, BASTOS = range(4)
@@ -82,3 +86,96 @@ def test_the_led_suits_master_goes_first_onto_a_partners_trick_that_could_be_tak
     fourth_top = fourth ^ card(COPES, 10) | card(COPES, MANILLA)
     hands = [others[0], others[1], third_low, fourth_top]
     assert follows(hands, [lead, second], 2) == [bit(COPES, 0), bit(COPES, 5), bit(COPES, 7)]
+
+
+def plain_outcome(
+    hands: list[int], partner: list[int], cells: int, trump: int, lead: int, trick: list[int], mine: int
+) -> int:
+    """The trick's points for `mine`'s side, every player still to play trying every legal card for his own side:
+    the plain minimax `trick_outcome` must equal (it tries fewer cards)."""
+    n = len(partner)
+    k = len(trick)
+    if k == n:
+        win = 0
+        for i, c in enumerate(trick):
+            if i and beats(c, trick[win], trump):
+                win = i
+        winner = (lead + win) % n
+        got = 1 + sum(POINTS_OF[c] for c in trick)
+        return got if winner in (mine, partner[mine]) else -got
+    seat = (lead + k) % n
+    win = 0
+    for i, c in enumerate(trick):
+        if i and beats(c, trick[win], trump):
+            win = i
+    legal = (
+        hands[seat]
+        if not trick
+        else legal_coded(cells, trump, trick[0] // 12, trick[win], partner[seat] == (lead + win) % n, hands[seat])
+    )
+    values = []
+    for c in bits(legal):
+        hands[seat] ^= 1 << c
+        values.append(plain_outcome(hands, partner, cells, trump, lead, [*trick, c], mine))
+        hands[seat] ^= 1 << c
+    return max(values) if seat in (mine, partner[mine]) else min(values)
+
+
+def test_the_tricks_outcome_is_the_minimax_of_the_rest_of_the_trick() -> None:
+    """`trick_outcome` (the solvers' lookahead: of the cards that do not beat the winning one only the dearest and
+    the cheapest, the last player's answer at once) against every card tried, on dealt tricks of every table."""
+    rng = random.Random(24)
+    checked = 0
+    for _ in range(400):
+        n = rng.choice([3, 4])
+        partner = rng.choice([[2, 3, 0, 1], [-1, -1, -1, -1]]) if n == 4 else [-1, -1, -1]
+        rules = rng.choice(["lliure", "obligada", "carregar"])
+        trump = rng.choice([-1, 0, 1, 2, 3])
+        size = rng.randint(2, 7)
+        deck = rng.sample(range(48), n * size)
+        hands = [sum(1 << c for c in deck[i * size : (i + 1) * size]) for i in range(n)]
+        lead = rng.randrange(n)
+        trick: list[int] = []
+        lying = 0
+        for j in range(rng.randrange(n)):  # some cards already lying in the trick
+            seat = (lead + j) % n
+            win = 0
+            for i, c in enumerate(trick):
+                if i and beats(c, trick[win], trump):
+                    win = i
+            legal = (
+                hands[seat]
+                if not trick
+                else legal_coded(
+                    coded(rules), trump, trick[0] // 12, trick[win], partner[seat] == (lead + win) % n, hands[seat]
+                )
+            )
+            c = rng.choice(bits(legal))
+            hands[seat] ^= 1 << c
+            trick.append(c)
+            lying |= 1 << c
+        k = len(trick)
+        seat = (lead + k) % n
+        win = 0
+        for i, c in enumerate(trick):
+            if i and beats(c, trick[win], trump):
+                win = i
+        led = trick[0] // 12 if trick else -1
+        winning = trick[win] if trick else -1
+        legal = (
+            hands[seat]
+            if not trick
+            else legal_coded(coded(rules), trump, led, winning, partner[seat] == (lead + win) % n, hands[seat])
+        )
+        live = lying | hands[0] | hands[1] | hands[2] | (hands[3] if n == 4 else 0)
+        pts = sum(POINTS_OF[c] for c in trick)
+        for b in bits(legal):
+            before = list(hands)
+            got = trick_outcome(hands, live, partner, coded(rules), trump, lead, k, winning, win, led, pts, seat, b)
+            assert hands == before  # the hands are given back as they were
+            hands[seat] ^= 1 << b
+            want = plain_outcome(hands, partner, coded(rules), trump, lead, [*trick, b], seat)
+            hands[seat] ^= 1 << b
+            assert got == want, (rules, trump, hands, trick, b)
+            checked += 1
+    assert checked > 800

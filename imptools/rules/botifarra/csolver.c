@@ -1,6 +1,6 @@
 /* Botifarra's double-dummy solver for three and four players, written in C: a line-by-line port of `Solver`
  * (imptools/rules/botifarra/solver.py) and of the helpers of masks.py it calls (`legal_coded`, `beats`,
- * `cannot_be_taken`).
+ * `cannot_be_taken`, `trick_outcome`, `beat_mask`, `most_points`, `fewest_points`).
  *
  * It visits the very positions the Python class visits, in the same order, and gives the same values: the same
  * bounds (`sure`, `entry`, `ruffs`, `least_points`), the same move order (`order`: the same scores, the same
@@ -20,7 +20,8 @@
  * best card + 1) in the free high bits of the first two and its partition vector (`kvec_of`, 12 bits) in the
  * third's: 32 bytes, open addressing, linear probing, with a tag of two bytes a slot beside them (the hash's top
  * bits; 0: empty), which the probes read first, so that a key the table lacks is mostly told by the tags alone (a
- * sixteenth of the slots' memory). A
+ * sixteenth of the slots' memory). Built with `PEXT`, the trick starts with at most 36 cards in play (partition
+ * entries off) go into a compact part of the generation instead, 16 bytes a slot (`compact_key`, `cget`, `cput`). A
  * partition generation is an index (open addressing) into an array of buckets in the order they were made; a bucket
  * holds the coarse key and up to `BUCKET` entries, each the masked key's four words with the entry's bits in their
  * free high bits (32 bytes).
@@ -61,6 +62,7 @@ typedef int64_t i64;
 #define KEY51 (((u64)1 << 51) - 1)
 #define BUCKET 6
 #define PARTITION_LEAST 8
+#define LOOKAHEAD_TRICKS 5 /* solver.LOOKAHEAD_TRICKS */
 
 /* masks.POINTS_OF: the card points of each bit (a suit's seven low cards none, then 1 2 3 4 5). */
 static const int POINTS_OF[48] = {
@@ -188,10 +190,15 @@ static i64 least_points(u64 cards, int r) {
 /* --------------------------------------------------------------------------------------- the tables */
 
 typedef struct {
+#if PEXT
+    u64 *cslots; /* the compact part (`cget`): two words a slot, the second 0 where the slot is empty */
+    u64 cmask;   /* its slots - 1, 0 before its first store */
+    u64 ccount;  /* its entries (`count` holds them too) */
+#endif
     u64 *slots;     /* four words a slot, read only where its tag is set */
     uint16_t *tags; /* a slot's hash's top 16 bits (with the low bit set), 0 where the slot is empty */
     u64 mask;       /* slots - 1 (slots a power of two), 0 before the first store */
-    u64 count;
+    u64 count; /* entries, both parts together: what the generation's turn is counted by */
 } Gen;
 
 typedef struct {
@@ -211,6 +218,16 @@ static inline int same_key(const u64 *slot, const u64 *k) {
 }
 
 static inline uint16_t tag_of(u64 h) { return (uint16_t)((h >> 48) | 1); }
+
+/* The entries of the compact part (none without `PEXT`). */
+static inline u64 g_ccount(const Gen *g) {
+#if PEXT
+    return g->ccount;
+#else
+    (void)g;
+    return 0;
+#endif
+}
 
 /* The entry of `k` in `g`, or -1. */
 static inline i64 gen_get(const Gen *g, const u64 *k) {
@@ -259,7 +276,7 @@ static int gen_grow(Gen *g) {
 
 /* `table[key] = value` of a dict: the entry's 34 low bits kept (all that is read of it). */
 static int gen_put(Gen *g, const u64 *k, i64 value) {
-    if (!g->mask || 4 * (g->count + 1) > 3 * (g->mask + 1)) { /* at most three quarters full */
+    if (!g->mask || 4 * (g->count - g_ccount(g) + 1) > 3 * (g->mask + 1)) { /* at most three quarters full */
         if (gen_grow(g) < 0) return -1;
     }
     u64 v = (u64)value & 0x3FFFFFFFFULL;
@@ -285,6 +302,12 @@ static int gen_put(Gen *g, const u64 *k, i64 value) {
 }
 
 static void gen_free(Gen *g) {
+#if PEXT
+    free(g->cslots);
+    g->cslots = NULL;
+    g->cmask = 0;
+    g->ccount = 0;
+#endif
     free(g->slots);
     free(g->tags);
     g->tags = NULL;
@@ -293,6 +316,102 @@ static void gen_free(Gen *g) {
     g->count = 0;
 }
 
+#if PEXT
+/* The compact part of a generation: the trick starts with at most 36 cards in play (nine tricks left at four
+ * players, every one at three), keyed in two words by `compact_key` with the entry in the second's top 21 bits,
+ * 16 bytes a slot against the wide part's 32 and its tag, so that a probe reads one cache line, not a tag's and a
+ * slot's. The same keys tell the same positions apart as `key_of`'s: an exact table, as a dict. */
+#define CKEY (((u64)1 << 43) - 1)
+
+/* The compact key of a trick start (`hands`, `n` of them, the cards in play `lv`) led by `lead`: the first two words' low bits each of a card in play's holder
+ * in turn (`_pext_u64` by the cards in play of two bit planes of the holder's seat), then its point cards in play,
+ * how many cards without points each suit has in play and the leader (with the bit 4: never 0). Given the point
+ * cards in play and the counts, the n-th card in play is the same card of both positions, so two trick starts
+ * share the key exactly where every hand holds the same point cards and its cards without points at the same
+ * places among those in play, as `key_of`'s words. */
+static inline void compact_key(const u64 *hands, int n, u64 lv, int lead, u64 *w0, u64 *w1) {
+    u64 p0, p1;
+    if (n == 4) {
+        p0 = hands[1] | hands[3];
+        p1 = hands[2] | hands[3];
+    } else {
+        p0 = hands[1];
+        p1 = hands[2];
+    }
+    u64 a = _pext_u64(p0, lv), b = _pext_u64(p1, lv);
+    u64 low_live = lv & LOW_ALL, counts = 0;
+    for (int s = 0; s < 4; s++) counts |= (u64)popcount(low_live & SUIT(s)) << (3 * s);
+    u64 c = _pext_u64(lv, POINT_MASK) | counts << 20 | (u64)(lead | 4) << 32;
+    *w0 = a | b << 36;
+    *w1 = b >> 28 | c << 8;
+}
+
+static inline u64 hash2(u64 a, u64 b) {
+    u64 h = a * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 29) ^ b) * 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 32);
+}
+
+/* The entry of (w0, w1) in `g`'s compact part, or -1 (as `gen_get`'s: lo, hi, best card + 1). */
+static inline i64 cget(const Gen *g, u64 w0, u64 w1) {
+    if (!g->cmask) return -1;
+    u64 i = hash2(w0, w1) & g->cmask;
+    for (;;) {
+        const u64 *slot = g->cslots + 2 * i;
+        u64 s1 = slot[1];
+        if (!s1) return -1;
+        if (slot[0] == w0 && (s1 & CKEY) == w1) {
+            u64 v = s1 >> 43;
+            return (i64)((v & 127) | (v >> 7 & 127) << 8 | (v >> 14) << 16);
+        }
+        i = (i + 1) & g->cmask;
+    }
+}
+
+static int cgrow(Gen *g) {
+    u64 size = g->cmask ? 2 * (g->cmask + 1) : FIRST_SLOTS;
+    u64 *slots = calloc(2 * size, sizeof(u64));
+    if (!slots) return -1;
+    if (g->cmask) {
+        for (u64 j = 0; j <= g->cmask; j++) {
+            const u64 *old = g->cslots + 2 * j;
+            if (!old[1]) continue;
+            u64 i = hash2(old[0], old[1] & CKEY) & (size - 1);
+            while (slots[2 * i + 1]) i = (i + 1) & (size - 1);
+            slots[2 * i] = old[0];
+            slots[2 * i + 1] = old[1];
+        }
+        free(g->cslots);
+    }
+    g->cslots = slots;
+    g->cmask = size - 1;
+    return 0;
+}
+
+/* `gen_put` into the compact part: the entry's lo and hi (0-84, 7 bits each) and best card + 1 (6 bits). */
+static int cput(Gen *g, u64 w0, u64 w1, i64 value) {
+    if (!g->cmask || 4 * (g->ccount + 1) > 3 * (g->cmask + 1)) { /* at most three quarters full */
+        if (cgrow(g) < 0) return -1;
+    }
+    u64 v = (u64)(value & 127) | (u64)(value >> 8 & 127) << 7 | (u64)(value >> 16 & 63) << 14;
+    u64 i = hash2(w0, w1) & g->cmask;
+    for (;;) {
+        const u64 *slot = g->cslots + 2 * i;
+        if (!slot[1]) {
+            g->ccount++;
+            g->count++;
+            break;
+        }
+        if (slot[0] == w0 && (slot[1] & CKEY) == w1) break;
+        i = (i + 1) & g->cmask;
+    }
+    u64 *slot = g->cslots + 2 * i;
+    slot[0] = w0;
+    slot[1] = w1 | v << 43;
+    return 0;
+}
+#endif
+
 /* `gens[1], gens[0] = gens[0], {}`: the older dropped (its memory kept, emptied, for the newer). */
 static void table_turn(Table *t) {
     Gen old = t->gen[1];
@@ -300,6 +419,10 @@ static void table_turn(Table *t) {
     t->gen[0] = old;
     if (old.mask) memset(old.tags, 0, (old.mask + 1) * sizeof(uint16_t)); /* its slots are written before read */
     t->gen[0].count = 0;
+#if PEXT
+    if (old.cmask) memset(old.cslots, 0, (old.cmask + 1) * 2 * sizeof(u64));
+    t->gen[0].ccount = 0;
+#endif
 }
 
 /* The partition tables (`Solver.ptables`): by the coarse key, a bucket of the `BUCKET` newest entries. */
@@ -762,8 +885,121 @@ static void ruffs(Solver *self, i64 *mine_out, i64 *theirs_out) {
     *theirs_out = got[0] + most[0];
 }
 
-/* solver.order: one card of each run of equivalent legal cards, in the order to try them; returns how many. */
-static int order(const Solver *self, int seat, u64 legal, int k, int win, int wat, int lead, int led, int *moves) {
+/* The cards that beat `win` (masks.beats over a mask). */
+static inline u64 beat_mask(int win, int trump) {
+    int s = suit_of(win);
+    u64 m = SUIT(s) & ~((((u64)2) << win) - 1);
+    if (trump >= 0 && s != trump) m |= SUIT(trump);
+    return m;
+}
+
+/* The most and the fewest points of a card of `m` (not empty): a card's points are its rank's, bits 7-11 of a
+ * suit worth 1-5. */
+static inline int most_points(u64 m) {
+    u64 r = (m | m >> 12 | m >> 24 | m >> 36) & 0xFFF;
+    return r & 0xF80 ? bitlen(r & 0xF80) - 7 : 0;
+}
+static inline int fewest_points(u64 m) {
+    u64 r = (m | m >> 12 | m >> 24 | m >> 36) & 0xFFF;
+    return r & LOW_CARDS ? 0 : __builtin_ctzll(r) - 6;
+}
+
+/* masks.trick_outcome: the points of the trick for the side of `mine`, who plays `b` as its k-th card (negative
+ * where the other side takes them), every later player of the trick answering with the card best for his own side
+ * in it (alpha-beta over the rest of the trick). A card that does not beat the winning one changes nothing of the
+ * trick but its points (the winner and what the later players may play stay): of those only the dearest and the
+ * cheapest count; of those that beat it, one of each run of equivalent cards. The trick's last player's answer is
+ * worked out at once. */
+static int trick_outcome(Solver *self, int lead, int k, int win, int wat, int led, int pts, int mine, int b,
+                         int alpha, int beta) {
+    int n = self->n;
+    int trump = self->trump;
+    int seat = (lead + k) % n;
+    if (k == 0) {
+        win = b;
+        wat = 0;
+        led = suit_of(b);
+    } else if (beats(b, win, trump)) {
+        win = b;
+        wat = k;
+    }
+    pts += POINTS_OF[b];
+    int winner = (lead + wat) % n;
+    int ours = winner == mine || winner == self->partner[mine]; /* the trick is mine's side's as it lies */
+    if (k == n - 1) return ours ? pts + 1 : -pts - 1;
+    u64 *hands = self->hands;
+    u64 held = hands[seat];
+    hands[seat] = held ^ (u64)1 << b;
+    int next = (lead + k + 1) % n;
+    u64 legal = legal_coded(self->cells, trump, led, win, self->partner[next] == winner, hands[next]);
+    hands[seat] = held;
+    int maxing = next == mine || next == self->partner[mine];
+    u64 beaters = legal & beat_mask(win, trump), rest = legal & ~beaters;
+    if (k + 1 == n - 1) { /* the last player: the best of his cards for his side, at once */
+        int best = maxing ? -1000 : 1000;
+        if (beaters) { /* his side takes the trick, with his dearest such card */
+            int v = pts + most_points(beaters) + 1;
+            best = maxing ? v : -v;
+        }
+        if (rest) { /* the trick stays as it lies: his dearest card onto his side's, his cheapest else */
+            int p = ours == maxing ? most_points(rest) : fewest_points(rest);
+            int v = ours ? pts + p + 1 : -pts - p - 1;
+            if (maxing ? v > best : v < best) best = v;
+        }
+        return best;
+    }
+    int tries[50];
+    int count = 0;
+    u64 lv = self->live;
+    int prev = -1;
+    for (u64 x = beaters; x; x &= x - 1) {
+        int c = __builtin_ctzll(x);
+        if (prev >= 0 && suit_of(prev) == suit_of(c) && POINTS_OF[prev] == POINTS_OF[c] &&
+            !(lv & ((((u64)1) << c) - (((u64)2) << prev)))) {
+            prev = c;
+            continue;
+        }
+        prev = c;
+        tries[count++] = c;
+    }
+    if (rest) {
+        int dear = -1, cheap = -1;
+        for (u64 x = rest; x; x &= x - 1) {
+            int c = __builtin_ctzll(x);
+            if (dear < 0 || POINTS_OF[c] > POINTS_OF[dear]) dear = c;
+            if (cheap < 0 || POINTS_OF[c] < POINTS_OF[cheap]) cheap = c;
+        }
+        tries[count++] = dear;
+        if (POINTS_OF[cheap] != POINTS_OF[dear]) tries[count++] = cheap;
+    }
+    int best = maxing ? -1000 : 1000;
+    hands[seat] = held ^ (u64)1 << b;
+    for (int i = 0; i < count; i++) {
+        int v = trick_outcome(self, lead, k + 1, win, wat, led, pts, mine, tries[i], alpha, beta);
+        if (maxing) {
+            if (v > best) {
+                best = v;
+                if (v > alpha) {
+                    alpha = v;
+                    if (v >= beta) break;
+                }
+            }
+        } else if (v < best) {
+            best = v;
+            if (v < beta) {
+                beta = v;
+                if (v <= alpha) break;
+            }
+        }
+    }
+    hands[seat] = held;
+    return best;
+}
+
+/* solver.order: one card of each run of equivalent legal cards, in the order to try them (with `look`, by the trick's
+ * outcome first, `trick_outcome`); returns how many. */
+static int order(Solver *self, int seat, u64 legal, int k, int win, int wat, int lead, int led, int pts, int look,
+                 int *moves) {
     u64 lv = self->live;
     int n = self->n;
     int reps[48];
@@ -836,6 +1072,10 @@ static int order(const Solver *self, int seat, u64 legal, int k, int win, int wa
             out[r] = score * 64 + b;
         }
     }
+    if (look) { /* the trick's outcome first, the scores above after it */
+        for (int r = 0; r < count; r++)
+            out[r] -= (i64)trick_outcome(self, lead, k, win, wat, led, pts, seat, reps[r], -1000, 1000) * ((i64)1 << 26);
+    }
     for (int i = 1; i < count; i++) { /* the scores are distinct (each holds its card): any sort is Python's */
         i64 v = out[i];
         int j = i - 1;
@@ -865,6 +1105,8 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
     int first = -1;
     int keyed = 0;
     u64 key[4];
+    int compact = 0; /* keyed in the tables' compact part (`compact_key`: w0, w1) */
+    u64 w0 = 0, w1 = 0;
     u64 coarse[2] = {0, 0};
     uint32_t coarse_lead = 0;
     long long visited = 0;
@@ -894,7 +1136,17 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             return side >> ((lead + wk) % n) & 1 ? got : 0;
         }
         hi = self->live_points + left / n;
-        key_of(self, lead, key);
+#if PEXT
+        compact = !part && left <= 36;
+#endif
+        if (compact) {
+#if PEXT
+            compact_key(hands, n, lv, lead, &w0, &w1);
+#endif
+        } else
+            key_of(self, lead, key);
+        (void)w0;
+        (void)w1;
         keyed = 1;
         if (part) {
             coarse[0] = self->coarse[0];
@@ -902,8 +1154,17 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             coarse_lead = self->coarse_lead;
         }
         visited = self->nodes;
-        i64 e = gen_get(&gens->gen[0], key);
-        if (e < 0) e = gen_get(&gens->gen[1], key);
+        i64 e;
+#if PEXT
+        if (compact) {
+            e = cget(&gens->gen[0], w0, w1);
+            if (e < 0) e = cget(&gens->gen[1], w0, w1);
+        } else
+#endif
+        {
+            e = gen_get(&gens->gen[0], key);
+            if (e < 0) e = gen_get(&gens->gen[1], key);
+        }
         if (e >= 0) {
             i64 elo = e & 0xFF, ehi = e >> 8 & 0xFF;
             first = (int)(e >> 16 & 63) - 1;
@@ -997,7 +1258,10 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
     int moves[48];
     int count;
     if (legal & (legal - 1)) {
-        count = order(self, seat, legal, k, win, wat, lead, led, moves);
+        /* the trick's outcome ranks the cards inside a trick and a lead the table has no card for, while
+         * LOOKAHEAD_TRICKS tricks or more are left */
+        int look = k < n - 1 && (k > 0 || first < 0) && popcount(self->live) >= LOOKAHEAD_TRICKS * n;
+        count = order(self, seat, legal, k, win, wat, lead, led, (int)pts, look, moves);
     } else {
         moves[0] = bitlen(legal) - 1;
         count = 1;
@@ -1105,7 +1369,13 @@ static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pt
             hi = total - t;
         }
         Gen *newer = &gens->gen[0];
-        if (gen_put(newer, key, lo | hi << 8 | (i64)(move + 1) << 16 | (i64)kv << 22) < 0) {
+        i64 packed = lo | hi << 8 | (i64)(move + 1) << 16 | (i64)kv << 22;
+#if PEXT
+        int put = compact ? cput(newer, w0, w1, packed) : gen_put(newer, key, packed);
+#else
+        int put = gen_put(newer, key, packed);
+#endif
+        if (put < 0) {
             self->failed = 1;
             return 0;
         }
@@ -1426,9 +1696,9 @@ static PyObject *module_tables(PyObject *module, PyObject *unused) {
     PyObject *suits = Py_BuildValue("(KKKK)", (unsigned long long)SUIT(0), (unsigned long long)SUIT(1),
                                     (unsigned long long)SUIT(2), (unsigned long long)SUIT(3));
     if (!suits) goto fail;
-    return Py_BuildValue("{sNsNsNsKsKsLsi}", "POINTS_OF", points, "PACK", pack, "SUIT_MASK", suits, "POINT_MASK",
+    return Py_BuildValue("{sNsNsNsKsKsLsisi}", "POINTS_OF", points, "PACK", pack, "SUIT_MASK", suits, "POINT_MASK",
                          (unsigned long long)POINT_MASK, "LOW_ALL", (unsigned long long)LOW_ALL, "INF",
-                         (long long)INF, "SOLVER_CAP", DEFAULT_CAP);
+                         (long long)INF, "SOLVER_CAP", DEFAULT_CAP, "LOOKAHEAD_TRICKS", LOOKAHEAD_TRICKS);
 fail:
     Py_XDECREF(points);
     Py_XDECREF(pack);

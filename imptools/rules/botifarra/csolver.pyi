@@ -55,7 +55,7 @@ class Solver:
 
 def tables() -> dict[str, object]:
     """The tables the port is written with (`POINTS_OF`, `PACK`, `SUIT_MASK`, `POINT_MASK`, `LOW_ALL`, `INF`,
-    `SOLVER_CAP`), to compare with the Python ones."""
+    `SOLVER_CAP`, `LOOKAHEAD_TRICKS`), to compare with the Python ones."""
 
 def legal_coded(cells: int, trump: int, led: int, winning: int, partner_master: bool, held: int) -> int:
     """`masks.legal_coded` as the port has it."""

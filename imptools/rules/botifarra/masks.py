@@ -115,3 +115,146 @@ def cannot_be_taken(hands: list[int], n: int, trump: int, lead: int, k: int, win
         elif held & trump_mask and (wsuit != trump or held & trump_mask & above):
             return False
     return True
+
+
+def beat_mask(win: int, trump: int) -> int:
+    """The cards that beat `win` (`beats` over a mask).
+
+    >>> beat_mask(9, -1) == SUIT_MASK[0] & ~((1 << 10) - 1)
+    True
+    """
+    s = win // 12
+    m = SUIT_MASK[s] & ~((2 << win) - 1)
+    if trump >= 0 and s != trump:
+        m |= SUIT_MASK[trump]
+    return m
+
+
+def most_points(m: int) -> int:
+    """The most points of a card of `m` (not empty): a card's points are its rank's, bits 7-11 of a suit worth 1-5.
+
+    >>> most_points(1 << 11 | 1 << 13), fewest_points(1 << 11 | 1 << 13), fewest_points(1 << 20)
+    (5, 0, 2)
+    """
+    r = (m | m >> 12 | m >> 24 | m >> 36) & 0xFFF
+    return (r & 0xF80).bit_length() - 7 if r & 0xF80 else 0
+
+
+def fewest_points(m: int) -> int:
+    """The fewest points of a card of `m` (not empty)."""
+    r = (m | m >> 12 | m >> 24 | m >> 36) & 0xFFF
+    return 0 if r & 0x7F else (r & -r).bit_length() - 7
+
+
+def trick_outcome(
+    hands: list[int],
+    live: int,
+    partner: list[int],
+    cells: int,
+    trump: int,
+    lead: int,
+    k: int,
+    win: int,
+    wat: int,
+    led: int,
+    pts: int,
+    mine: int,
+    b: int,
+    alpha: int = -1000,
+    beta: int = 1000,
+) -> int:
+    """The points of a trick for the side of the seat `mine`, who plays `b` as its `k`-th card (`win`, `wat`,
+    `led` and `pts` the trick so far, led by `lead`; `hands` the cards each seat holds, `live` the cards in play,
+    `partner` each seat's partner or -1, `cells` the play rule as `coded` codes it): negative where the other side
+    takes them, every later player of the trick answering with the card best for his own side in it (alpha-beta
+    over the rest of the trick). A card that does not beat the winning one changes nothing of the trick but its
+    points (the winner and what the later players may play stay): of those only the dearest and the cheapest
+    count; of those that beat it, one of each run of equivalent cards. The last player's answer is worked out at
+    once. The solvers' move order reads it (`solver.Solver.order`).
+
+    >>> hands = [1 << 1, 1 << 2, 1 << 5 | 1 << 11, 1 << 3]  # one suit: the 3, the 4, the 7 and the 9, the 5
+    >>> live = hands[0] | hands[1] | hands[2] | hands[3]
+    >>> trick_outcome(hands, live, [2, 3, 0, 1], coded("obligada"), -1, 0, 0, -1, 0, -1, 0, 0, 1)
+    6
+
+    The 3 led, the 4 must beat it, the partner beats that with the 9 (5 points) rather than the 7: the trick's 5
+    points and its 1 are the leader's side's.
+    """
+    n = len(partner)
+    seat = (lead + k) % n
+    if k == 0:
+        win, wat, led = b, 0, b // 12
+    elif beats(b, win, trump):
+        win, wat = b, k
+    pts += POINTS_OF[b]
+    winner = (lead + wat) % n
+    ours = winner == mine or winner == partner[mine]  # the trick is mine's side's as it lies
+    if k == n - 1:
+        return pts + 1 if ours else -pts - 1
+    held = hands[seat]
+    nxt = (lead + k + 1) % n
+    legal = legal_coded(cells, trump, led, win, partner[nxt] == winner, hands[nxt])
+    maxing = nxt == mine or nxt == partner[mine]
+    beaters = legal & beat_mask(win, trump)
+    rest = legal & ~beaters
+    if k + 1 == n - 1:  # the last player: the best of his cards for his side, at once
+        best = -1000 if maxing else 1000
+        if beaters:  # his side takes the trick, with his dearest such card
+            v = pts + most_points(beaters) + 1
+            best = v if maxing else -v
+        if rest:  # the trick stays as it lies: his dearest card onto his side's, his cheapest else
+            p = most_points(rest) if ours == maxing else fewest_points(rest)
+            v = pts + p + 1 if ours else -pts - p - 1
+            if (v > best) if maxing else (v < best):
+                best = v
+        return best
+    tries: list[int] = []
+    prev = -1
+    x = beaters
+    while x:
+        low = x & -x
+        c = low.bit_length() - 1
+        x ^= low
+        if (
+            prev >= 0
+            and prev // 12 == c // 12
+            and POINTS_OF[prev] == POINTS_OF[c]
+            and not live & ((1 << c) - (2 << prev))
+        ):
+            prev = c
+            continue  # the same card as the run's first one
+        prev = c
+        tries.append(c)
+    if rest:
+        dear = cheap = -1
+        x = rest
+        while x:
+            low = x & -x
+            c = low.bit_length() - 1
+            x ^= low
+            if dear < 0 or POINTS_OF[c] > POINTS_OF[dear]:
+                dear = c
+            if cheap < 0 or POINTS_OF[c] < POINTS_OF[cheap]:
+                cheap = c
+        tries.append(dear)
+        if POINTS_OF[cheap] != POINTS_OF[dear]:
+            tries.append(cheap)
+    best = -1000 if maxing else 1000
+    hands[seat] = held ^ 1 << b
+    for c in tries:
+        v = trick_outcome(hands, live, partner, cells, trump, lead, k + 1, win, wat, led, pts, mine, c, alpha, beta)
+        if maxing:
+            if v > best:
+                best = v
+                if v > alpha:
+                    alpha = v
+                    if v >= beta:
+                        break
+        elif v < best:
+            best = v
+            if v < beta:
+                beta = v
+                if v <= alpha:
+                    break
+    hands[seat] = held
+    return best

@@ -3,7 +3,15 @@ wins from a position, with every card visible. docs/ANALYSIS.md says how it work
 
 from __future__ import annotations
 
-from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, cannot_be_taken, coded, legal_coded
+from imptools.rules.botifarra.masks import (
+    POINTS_OF,
+    SUIT_MASK,
+    beats,
+    cannot_be_taken,
+    coded,
+    legal_coded,
+    trick_outcome,
+)
 
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
@@ -22,6 +30,10 @@ LOW_ALL = LOW_CARDS | LOW_CARDS << 12 | LOW_CARDS << 24 | LOW_CARDS << 36
 """Every suit's cards without points."""
 BUCKET = 6
 """Entries a partition bucket keeps (the newest; `Solver.store`)."""
+LOOKAHEAD_TRICKS = 5
+"""Tricks left (this one included) from which `order` ranks the cards by the trick's outcome first
+(`masks.trick_outcome`): inside a trick, and at a trick's start the table has no card for. Measured against 3-7
+(docs/PERFORMANCE.md, "The trick's outcome first"): the outcome costs more below, where the searches are small."""
 PARTITION_LEAST = 8
 """Positions a trick start's search must have visited for its bound to be kept in the partition table too (the
 small ones cost more to keep than they save)."""
@@ -70,9 +82,11 @@ class Solver:
     side from a position are the points left less the other's, so one table serves both. At each trick's start
     the search is bounded by the points left, the sure tricks the leader's side can cash (`sure`) and each
     side's sure trumps (`ruffs`). Equivalent cards (same suit and points, nothing in play between) are tried
-    once; the order is the table's card, then the cheapest card that takes an opponent's trick, points onto a
-    partner's trick no one can take (else the led suit's master), masters when leading (those an opponent can
-    ruff last), low cards else (the partner's ruffs first) (`order`). The tables are kept for the whole hand, one
+    once; the order is the table's card, then, while `LOOKAHEAD_TRICKS` tricks or more are left, the trick's
+    points for the mover's side with every later player of it answering for his own (`masks.trick_outcome`), then the
+    cheapest card that takes an opponent's trick, points onto a partner's trick no one can take (else the led
+    suit's master), masters when leading (those an opponent can ruff last), low cards else (the partner's ruffs
+    first) (`order`). The tables are kept for the whole hand, one
     per side (two generations of `cap` entries, as `analyse.TABLE_CAP`); `nodes` counts the positions visited.
     With `partition` on, a second table keeps each bound for every position whose relevant cards without points
     lie alike (partition search, as DDS's: `store`, `kvec_of`, docs/ANALYSIS.md).
@@ -375,12 +389,16 @@ class Solver:
                 most[mine] = count
         return got[1] + most[1], got[0] + most[0]
 
-    def order(self, seat: int, legal: int, k: int, win: int, wat: int, lead: int, led: int) -> list[int]:
+    def order(
+        self, seat: int, legal: int, k: int, win: int, wat: int, lead: int, led: int, pts: int = 0, look: bool = False
+    ) -> list[int]:
         """One card of each run of equivalent legal cards (same suit and points, nothing in play between), in
-        the order to try them. A leader's masters first, but those of a side suit an opponent can ruff last of
-        all; then a low lead to the partner's master; then low leads, the partner's ruffs first. A follower: the
-        cheapest card that takes an opponent's trick, points onto a partner's trick no one after can take, the led
-        suit's master onto a partner's trick that could still be taken, the lowest cards else."""
+        the order to try them. With `look`, first by the trick's outcome for the player's side
+        (`trick_outcome`, `pts` the points lying in the trick), then as follows. A leader's masters first, but
+        those of a side suit an opponent can ruff last of all; then a low lead to the partner's master; then low
+        leads, the partner's ruffs first. A follower: the cheapest card that takes an opponent's trick, points onto
+        a partner's trick no one after can take, the led suit's master onto a partner's trick that could still be
+        taken, the lowest cards else."""
         lv = self.live
         n = self.n
         reps: list[int] = []
@@ -449,6 +467,12 @@ class Solver:
                 else:
                     score = p * 16 + b % 12
                 out.append(score << 6 | b)
+        if look:  # the trick's outcome first
+            hands, mates, cells, trump = self.hands, self.partner, self.cells, self.trump
+            out = [
+                x - (trick_outcome(hands, lv, mates, cells, trump, lead, k, win, wat, led, pts, seat, x & 63) << 26)
+                for x in out
+            ]
         out.sort()
         return [x & 63 for x in out]
 
@@ -578,7 +602,11 @@ class Solver:
                     h0 = cmp & -cmp
                     wb = 1 << win
                     self.rel |= h0 if h0 > wb else wb
-        moves = self.order(seat, legal, k, win, wat, lead, led) if legal & (legal - 1) else [legal.bit_length() - 1]
+        if legal & (legal - 1):
+            look = k < n - 1 and (k > 0 or first < 0) and self.live.bit_count() >= LOOKAHEAD_TRICKS * n
+            moves = self.order(seat, legal, k, win, wat, lead, led, pts, look)
+        else:
+            moves = [legal.bit_length() - 1]
         if first >= 0 and moves[0] != first and first in moves:
             moves.remove(first)
             moves.insert(0, first)
