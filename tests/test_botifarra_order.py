@@ -88,6 +88,25 @@ def test_the_led_suits_master_goes_first_onto_a_partners_trick_that_could_be_tak
     assert follows(hands, [lead, second], 2) == [bit(COPES, 0), bit(COPES, 5), bit(COPES, 7)]
 
 
+def winning(trick: list[int], trump: int) -> int:
+    """The place in `trick` of the card winning it so far (0 for an empty trick)."""
+    win = 0
+    for i, c in enumerate(trick):
+        if i and beats(c, trick[win], trump):
+            win = i
+    return win
+
+
+def legal_in(hands: list[int], partner: list[int], cells: int, trump: int, lead: int, trick: list[int]) -> int:
+    """The cards the trick's next player may play onto `trick`."""
+    n = len(partner)
+    seat = (lead + len(trick)) % n
+    if not trick:
+        return hands[seat]
+    win = winning(trick, trump)
+    return legal_coded(cells, trump, trick[0] // 12, trick[win], partner[seat] == (lead + win) % n, hands[seat])
+
+
 def plain_outcome(
     hands: list[int], partner: list[int], cells: int, trump: int, lead: int, trick: list[int], mine: int
 ) -> int:
@@ -96,25 +115,12 @@ def plain_outcome(
     n = len(partner)
     k = len(trick)
     if k == n:
-        win = 0
-        for i, c in enumerate(trick):
-            if i and beats(c, trick[win], trump):
-                win = i
-        winner = (lead + win) % n
+        winner = (lead + winning(trick, trump)) % n
         got = 1 + sum(POINTS_OF[c] for c in trick)
         return got if winner in (mine, partner[mine]) else -got
     seat = (lead + k) % n
-    win = 0
-    for i, c in enumerate(trick):
-        if i and beats(c, trick[win], trump):
-            win = i
-    legal = (
-        hands[seat]
-        if not trick
-        else legal_coded(cells, trump, trick[0] // 12, trick[win], partner[seat] == (lead + win) % n, hands[seat])
-    )
     values = []
-    for c in bits(legal):
+    for c in bits(legal_in(hands, partner, cells, trump, lead, trick)):
         hands[seat] ^= 1 << c
         values.append(plain_outcome(hands, partner, cells, trump, lead, [*trick, c], mine))
         hands[seat] ^= 1 << c
@@ -138,40 +144,21 @@ def test_the_tricks_outcome_is_the_minimax_of_the_rest_of_the_trick() -> None:
         trick: list[int] = []
         lying = 0
         for j in range(rng.randrange(n)):  # some cards already lying in the trick
-            seat = (lead + j) % n
-            win = 0
-            for i, c in enumerate(trick):
-                if i and beats(c, trick[win], trump):
-                    win = i
-            legal = (
-                hands[seat]
-                if not trick
-                else legal_coded(
-                    coded(rules), trump, trick[0] // 12, trick[win], partner[seat] == (lead + win) % n, hands[seat]
-                )
-            )
-            c = rng.choice(bits(legal))
-            hands[seat] ^= 1 << c
+            c = rng.choice(bits(legal_in(hands, partner, coded(rules), trump, lead, trick)))
+            hands[(lead + j) % n] ^= 1 << c
             trick.append(c)
             lying |= 1 << c
         k = len(trick)
         seat = (lead + k) % n
-        win = 0
-        for i, c in enumerate(trick):
-            if i and beats(c, trick[win], trump):
-                win = i
+        win = winning(trick, trump)
         led = trick[0] // 12 if trick else -1
-        winning = trick[win] if trick else -1
-        legal = (
-            hands[seat]
-            if not trick
-            else legal_coded(coded(rules), trump, led, winning, partner[seat] == (lead + win) % n, hands[seat])
-        )
+        top = trick[win] if trick else -1
+        legal = legal_in(hands, partner, coded(rules), trump, lead, trick)
         live = lying | hands[0] | hands[1] | hands[2] | (hands[3] if n == 4 else 0)
         pts = sum(POINTS_OF[c] for c in trick)
         for b in bits(legal):
             before = list(hands)
-            got = trick_outcome(hands, live, partner, coded(rules), trump, lead, k, winning, win, led, pts, seat, b)
+            got = trick_outcome(hands, live, partner, coded(rules), trump, lead, k, top, win, led, pts, seat, b)
             assert hands == before  # the hands are given back as they were
             hands[seat] ^= 1 << b
             want = plain_outcome(hands, partner, coded(rules), trump, lead, [*trick, b], seat)

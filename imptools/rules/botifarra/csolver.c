@@ -904,6 +904,23 @@ static inline int fewest_points(u64 m) {
     return r & LOW_CARDS ? 0 : __builtin_ctzll(r) - 6;
 }
 
+/* masks.runs: one card of each run of equivalent `cards` (same suit and points, nothing of `lv` between), the
+ * lowest, into `out`; returns how many. */
+static inline int runs(u64 cards, u64 lv, int *out) {
+    int count = 0, prev = -1;
+    for (u64 x = cards; x; x &= x - 1) {
+        int c = __builtin_ctzll(x);
+        if (prev >= 0 && suit_of(prev) == suit_of(c) && POINTS_OF[prev] == POINTS_OF[c] &&
+            !(lv & ((((u64)1) << c) - (((u64)2) << prev)))) {
+            prev = c;
+            continue;
+        }
+        prev = c;
+        out[count++] = c;
+    }
+    return count;
+}
+
 /* masks.trick_outcome: the points of the trick for the side of `mine`, who plays `b` as its k-th card (negative
  * where the other side takes them), every later player of the trick answering with the card best for his own side
  * in it (alpha-beta over the rest of the trick). A card that does not beat the winning one changes nothing of the
@@ -914,7 +931,6 @@ static int trick_outcome(Solver *self, int lead, int k, int win, int wat, int le
                          int alpha, int beta) {
     int n = self->n;
     int trump = self->trump;
-    int seat = (lead + k) % n;
     if (k == 0) {
         win = b;
         wat = 0;
@@ -927,12 +943,8 @@ static int trick_outcome(Solver *self, int lead, int k, int win, int wat, int le
     int winner = (lead + wat) % n;
     int ours = winner == mine || winner == self->partner[mine]; /* the trick is mine's side's as it lies */
     if (k == n - 1) return ours ? pts + 1 : -pts - 1;
-    u64 *hands = self->hands;
-    u64 held = hands[seat];
-    hands[seat] = held ^ (u64)1 << b;
-    int next = (lead + k + 1) % n;
-    u64 legal = legal_coded(self->cells, trump, led, win, self->partner[next] == winner, hands[next]);
-    hands[seat] = held;
+    int next = (lead + k + 1) % n; /* only the later players' hands are read: the seat's stays as it is */
+    u64 legal = legal_coded(self->cells, trump, led, win, self->partner[next] == winner, self->hands[next]);
     int maxing = next == mine || next == self->partner[mine];
     u64 beaters = legal & beat_mask(win, trump), rest = legal & ~beaters;
     if (k + 1 == n - 1) { /* the last player: the best of his cards for his side, at once */
@@ -949,19 +961,7 @@ static int trick_outcome(Solver *self, int lead, int k, int win, int wat, int le
         return best;
     }
     int tries[50];
-    int count = 0;
-    u64 lv = self->live;
-    int prev = -1;
-    for (u64 x = beaters; x; x &= x - 1) {
-        int c = __builtin_ctzll(x);
-        if (prev >= 0 && suit_of(prev) == suit_of(c) && POINTS_OF[prev] == POINTS_OF[c] &&
-            !(lv & ((((u64)1) << c) - (((u64)2) << prev)))) {
-            prev = c;
-            continue;
-        }
-        prev = c;
-        tries[count++] = c;
-    }
+    int count = runs(beaters, self->live, tries);
     if (rest) {
         int dear = -1, cheap = -1;
         for (u64 x = rest; x; x &= x - 1) {
@@ -973,7 +973,6 @@ static int trick_outcome(Solver *self, int lead, int k, int win, int wat, int le
         if (POINTS_OF[cheap] != POINTS_OF[dear]) tries[count++] = cheap;
     }
     int best = maxing ? -1000 : 1000;
-    hands[seat] = held ^ (u64)1 << b;
     for (int i = 0; i < count; i++) {
         int v = trick_outcome(self, lead, k + 1, win, wat, led, pts, mine, tries[i], alpha, beta);
         if (maxing) {
@@ -992,7 +991,6 @@ static int trick_outcome(Solver *self, int lead, int k, int win, int wat, int le
             }
         }
     }
-    hands[seat] = held;
     return best;
 }
 
@@ -1003,20 +1001,7 @@ static int order(Solver *self, int seat, u64 legal, int k, int win, int wat, int
     u64 lv = self->live;
     int n = self->n;
     int reps[48];
-    int count = 0;
-    int prev = -1;
-    u64 x = legal;
-    while (x) {
-        int b = __builtin_ctzll(x);
-        x &= x - 1;
-        if (prev >= 0 && suit_of(prev) == suit_of(b) && POINTS_OF[prev] == POINTS_OF[b] &&
-            !(lv & ((((u64)1) << b) - (((u64)2) << prev)))) {
-            prev = b;
-            continue;
-        }
-        prev = b;
-        reps[count++] = b;
-    }
+    int count = runs(legal, lv, reps);
     if (count == 1) {
         moves[0] = reps[0];
         return 1;

@@ -146,6 +146,32 @@ def fewest_points(m: int) -> int:
     return 0 if r & 0x7F else (r & -r).bit_length() - 7
 
 
+def runs(cards: int, live: int) -> list[int]:
+    """One card of each run of equivalent `cards` (same suit and points, no card of `live` between), the lowest.
+
+    >>> runs(1 << 0 | 1 << 1 | 1 << 11, 1 << 0 | 1 << 1 | 1 << 11), runs(1 << 0 | 1 << 2, 0b111)
+    ([0, 11], [0, 2])
+    """
+    out: list[int] = []
+    prev = -1
+    x = cards
+    while x:
+        low = x & -x
+        c = low.bit_length() - 1
+        x ^= low
+        if (
+            prev >= 0
+            and prev // 12 == c // 12
+            and POINTS_OF[prev] == POINTS_OF[c]
+            and not live & ((1 << c) - (2 << prev))
+        ):
+            prev = c
+            continue  # the same card as the run's first one
+        prev = c
+        out.append(c)
+    return out
+
+
 def trick_outcome(
     hands: list[int],
     live: int,
@@ -181,7 +207,6 @@ def trick_outcome(
     points and its 1 are the leader's side's.
     """
     n = len(partner)
-    seat = (lead + k) % n
     if k == 0:
         win, wat, led = b, 0, b // 12
     elif beats(b, win, trump):
@@ -191,8 +216,7 @@ def trick_outcome(
     ours = winner == mine or winner == partner[mine]  # the trick is mine's side's as it lies
     if k == n - 1:
         return pts + 1 if ours else -pts - 1
-    held = hands[seat]
-    nxt = (lead + k + 1) % n
+    nxt = (lead + k + 1) % n  # only the later players' hands are read: the seat's stays as it is
     legal = legal_coded(cells, trump, led, win, partner[nxt] == winner, hands[nxt])
     maxing = nxt == mine or nxt == partner[mine]
     beaters = legal & beat_mask(win, trump)
@@ -208,23 +232,7 @@ def trick_outcome(
             if (v > best) if maxing else (v < best):
                 best = v
         return best
-    tries: list[int] = []
-    prev = -1
-    x = beaters
-    while x:
-        low = x & -x
-        c = low.bit_length() - 1
-        x ^= low
-        if (
-            prev >= 0
-            and prev // 12 == c // 12
-            and POINTS_OF[prev] == POINTS_OF[c]
-            and not live & ((1 << c) - (2 << prev))
-        ):
-            prev = c
-            continue  # the same card as the run's first one
-        prev = c
-        tries.append(c)
+    tries = runs(beaters, live)
     if rest:
         dear = cheap = -1
         x = rest
@@ -240,7 +248,6 @@ def trick_outcome(
         if POINTS_OF[cheap] != POINTS_OF[dear]:
             tries.append(cheap)
     best = -1000 if maxing else 1000
-    hands[seat] = held ^ 1 << b
     for c in tries:
         v = trick_outcome(hands, live, partner, cells, trump, lead, k + 1, win, wat, led, pts, mine, c, alpha, beta)
         if maxing:
@@ -256,5 +263,4 @@ def trick_outcome(
                 beta = v
                 if v <= alpha:
                     break
-    hands[seat] = held
     return best

@@ -10,6 +10,7 @@ from imptools.rules.botifarra.masks import (
     cannot_be_taken,
     coded,
     legal_coded,
+    runs,
     trick_outcome,
 )
 
@@ -401,23 +402,7 @@ class Solver:
         taken, the lowest cards else."""
         lv = self.live
         n = self.n
-        reps: list[int] = []
-        prev = -1
-        x = legal
-        while x:
-            low = x & -x
-            b = low.bit_length() - 1
-            x ^= low
-            if (
-                prev >= 0
-                and prev // 12 == b // 12
-                and POINTS_OF[prev] == POINTS_OF[b]
-                and not lv & ((1 << b) - (2 << prev))
-            ):
-                prev = b
-                continue  # the same card as the run's first one
-            prev = b
-            reps.append(b)
+        reps = runs(legal, lv)
         if len(reps) == 1:
             return reps
         out: list[int] = []  # each card's score and bit, in one number to sort
