@@ -119,6 +119,7 @@ def value_choices(
         best, best_value = made, made_value
         tables: dict[str, list[dict[object, Entry]]] = {}
         history: dict[str, dict[int, int]] = {}
+        stores: dict[str, object] = {}  # the positions' own tables, where they keep them (`share`)
         for o in d.options:
             if o.start is None:
                 continue
@@ -126,6 +127,9 @@ def value_choices(
             s = new_search(o.start())
             if d.shared:
                 s.tables, s.history = tables, history
+                share: Callable[[dict[str, object]], None] | None = getattr(s.position, "share", None)
+                if share is not None:
+                    share(stores)
             if best_value is None:
                 v = s.value(d.player)
             elif (v := s.value(d.player, best_value, best_value + 1)) > best_value:

@@ -245,3 +245,72 @@ def test_simulated_records_with_a_call_are_analysed(kind: str) -> None:
         a = analyse_hand(game, hand.number, 8)
         assert a.skipped is None and a.note is None and len(a.plays) == 6
         assert {p.player: p.value_after for p in a.plays[-3:]} == result.scores
+
+
+class WithoutAnswer:
+    """A position seen without its own search (`answer` and its tables): `Search`'s loop over its methods alone."""
+
+    def __init__(self, pos: SearchNinetyNine) -> None:
+        self._pos = pos
+
+    def __getattr__(self, name: str) -> object:
+        if name in ("answer", "answer_nodes", "share", "release"):
+            raise AttributeError(name)
+        return getattr(self._pos, name)
+
+
+@pytest.mark.parametrize("seed", range(60))
+def test_bounds_hold_every_players_minimax_value(seed: int) -> None:
+    """`bounds` at random points of random endgames (bids alive and dead, unknown, calls): each player's exact
+    result lies within them, and where they say it is certain it is."""
+    ref, pos = endgame(seed, 2 + seed % 3)
+    rng = Random(seed)
+    while not pos.done():
+        for p in NAMES:
+            low, high = pos.bounds(p)
+            exact = minimax(ref, p)
+            assert low <= exact <= high, (p, low, exact, high)
+        card = rng.choice(pos.legal())
+        ref.play(card)
+        pos.play(card)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_answer_values_every_window_as_the_search_loop_does(seed: int) -> None:
+    """The position's own search (`answer`, compiled with the module) against `Search`'s loop over the position's
+    methods: every player's value and every card's after it, and windows around them (the bound each fails to)."""
+    _, own = endgame(seed, 5)
+    _, plain = endgame(seed, 5)
+    fast, slow = Search(own), Search(WithoutAnswer(plain))  # type: ignore[arg-type]
+    rng = Random(seed)
+    for _ in range(6):
+        for card in own.legal():
+            own.play(card)
+            plain.play(card)
+            for p in NAMES:
+                value = slow.value(p)
+                assert fast.value(p) == value
+                for alpha, beta in ((value - 3, value - 1), (value + 1, value + 4), (value - 1, value + 1)):
+                    assert (fast.value(p, alpha, beta) <= alpha) == (slow.value(p, alpha, beta) <= alpha)
+                    assert (fast.value(p, alpha, beta) >= beta) == (slow.value(p, alpha, beta) >= beta)
+            own.undo()
+            plain.undo()
+        card = rng.choice(own.legal())
+        own.play(card)
+        plain.play(card)
+    assert own.answer_nodes > 0 and fast.positions() > fast.nodes
+
+
+def test_options_that_share_tables_share_the_positions_own() -> None:
+    """`share`: the searches of a decision's options keep `answer`'s tables in one store (`value_choices`), and a
+    released position starts afresh."""
+    _, a = endgame(3, 4)
+    _, b = endgame(4, 4)
+    store: dict[str, object] = {}
+    a.share(store)
+    b.share(store)
+    player = a.to_move()
+    assert a.answer(player, -1000, 1000) is not None
+    assert a._answers is b._answers and a._answers.tables
+    a.release()
+    assert a._answers is not b._answers and not a._answers.tables and b._answers.tables

@@ -162,7 +162,9 @@ class SearchPosition(Position, Protocol):
     the search would give), None where it does not. And `opposed() -> list`: `groups()`
     in the order the players against `player` try them (the search otherwise orders
     every player's groups by a history count). And `release()`: drop the tables the
-    position's own solvers keep (`Search.close`: the search is done with it).
+    position's own solvers keep (`Search.close`: the search is done with it). And
+    `share(store)`: keep those tables in `store`, a dict that the searches of a
+    decision's options share where they share their own (`Decision.shared`).
     """
 
     def side(self, player: str) -> frozenset[str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Sequence
+from typing import Final
 
 SUITS = "DSHC"
 """Suit letters by suit number, which is also what the suit adds to a bid."""
@@ -23,14 +24,14 @@ SUIT_NAMES = ("diamonds", "spades", "hearts", "clubs")
 RANKS = ("6", "7", "8", "9", "10", "J", "Q", "K", "A")
 """Rank spellings, low to high."""
 NINE = RANKS.index("9")
-JOKER = 36
+JOKER: Final = 36
 DECK: tuple[int, ...] = tuple(range(37))
 """The 37 cards."""
-PLAYERS = 3
-DEALT = 12
+PLAYERS: Final = 3
+DEALT: Final = 12
 """Cards dealt to each player (three go to the bid, nine are played)."""
 BID_CARDS = 3
-TRICKS = 9
+TRICKS: Final = 9
 MAX_BID = 9
 
 _CARD = re.compile(r"(A|K|Q|J|10|T|9|8|7|6)([SHDC♠♥♦♣])", re.IGNORECASE)

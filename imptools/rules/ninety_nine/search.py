@@ -25,25 +25,44 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from functools import partial
 from itertools import combinations
+from typing import Final
 
 from imptools.record import Game, Hand
 from imptools.rules.base import Decision, Option, PlayedHand, Searchable, bits
 from imptools.rules.ninety_nine.bids import bid_value
 from imptools.rules.ninety_nine.cards import BID_CARDS, DEALT, JOKER, PLAYERS, TRICKS, parse, spell, trump_of
 from imptools.rules.ninety_nine.ruleset import NinetyNine
-from imptools.rules.ninety_nine.scoring import Declaration, score_hand
+from imptools.rules.ninety_nine.scoring import CALL_BONUS, EXACT_BONUS, Declaration, score_hand
 from imptools.rules.ninety_nine.setup import Deck, Setup
 from imptools.rules.report import Reporter
 from imptools.rules.tricks import Played, turn_order, walk_tricks
 
-MARKS = (5, 30)
+MARKS: Final = (5, 30)
 """A play that costs 5 points or more is `?`, 30 or more `??` (see docs/ANALYSIS.md)."""
 
-SUIT_MASK = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))
+SUIT_MASK: Final = tuple(((1 << 9) - 1) << (9 * s) for s in range(4))
 """The bits of each suit's nine cards."""
 
-DEAD = -1
+DEAD: Final = -1
 """The need of a player who can no longer take exactly his bid (or whose bid is unknown)."""
+
+INF: Final = 1 << 40
+"""Beyond any result (as `imptools.analyse.INF`)."""
+
+ANSWER_CAP: Final = 1_000_000
+"""Entries in a player's table of `answer` before it becomes the older generation (as `imptools.analyse.TABLE_CAP`)."""
+
+BOUND_BITS: Final = 24
+"""Bits for each bound of an entry of `answer`'s table: a bound relative to the player's tricks plus `BIAS`, 0 for
+no lower bound and `NO_UPPER` for no upper bound."""
+
+BIAS: Final = 1 << 20
+"""Added to a bound where it is packed (results lie far inside plus or minus this)."""
+
+NO_UPPER: Final = (1 << BOUND_BITS) - 1
+
+EMPTY: Final = NO_UPPER << 8
+"""No entry: neither bound, no best card (the card's byte is the best card plus one)."""
 
 Saved = tuple[int, tuple[int, ...], int, tuple[int, ...], tuple[tuple[int, ...], ...]] | None
 """What `undo` needs after a trick was settled (the leader, the trick, its winner's seat, the needs before it);
@@ -65,7 +84,16 @@ def _relative() -> list[int]:
     return table
 
 
-_RELATIVE = _relative()
+_RELATIVE: Final = _relative()
+
+
+class AnswerTables:
+    """What `SearchNinetyNine.answer` keeps for each player, by seat: his table's two generations (the newer first)
+    and his history count of the cards that were best."""
+
+    def __init__(self) -> None:
+        self.tables: dict[int, list[dict[int, int]]] = {}
+        self.history: dict[int, dict[int, int]] = {}
 
 
 class SearchNinetyNine:
@@ -98,6 +126,9 @@ class SearchNinetyNine:
         self.hands = [sum(1 << self._bit(c) for c in hands[p]) for p in self.order]
         self.bids = tuple(bids.get(p) for p in self.order)
         self.call = call
+        self._declarer = -1 if call is None else self.seat.get(call.player, -1)
+        """The declarer's seat (-1: no declaration counts), and what his declaration is worth."""
+        self._worth = 0 if call is None else CALL_BONUS[call.kind]
         self.won = [0 if won is None else won.get(p, 0) for p in self.order]
         self.leader = 0
         self.trick: list[int] = []
@@ -110,6 +141,9 @@ class SearchNinetyNine:
         self._set_needs()
         self._scores: dict[tuple[int, ...], tuple[int, ...]] = {}
         self._runs: dict[int, tuple[tuple[int, ...], ...]] = {}
+        self._answers = AnswerTables()
+        self.answer_nodes = 0
+        """The positions `answer` visited below the windows it was asked (`imptools.analyse.Search.positions`)."""
 
     def _bit(self, card: int) -> int:
         return self.joker_bit if card == JOKER else card
@@ -239,13 +273,16 @@ class SearchNinetyNine:
         """Each suit's live cards by owner in relative rank (which cards have gone does not matter, only the order of
         those left), the leader, the trick so far (its cards' suits and relative ranks) and every seat's need; P's
         tricks are banked."""
+        return self._key(self.seat[player])
+
+    def _key(self, seat: int) -> tuple[object, int]:
+        """`key` of the player at `seat`."""
         h0, h1, h2 = self.hands
         trick = self.trick
         live = h0 | h1 | h2
         for b in trick:
             live |= 1 << b
         r = _RELATIVE
-        seat = self.seat[player]
         s0 = (live & 511) << 9
         s1 = (live >> 9 & 511) << 9
         s2 = (live >> 18 & 511) << 9
@@ -272,6 +309,24 @@ class SearchNinetyNine:
                 state += (shift * 64 + r[(live >> shift & 511) << 9 | 1 << (b - shift)],)
         return state, self.won[seat]
 
+    def bounds(self, player: str) -> tuple[int, int]:
+        """The least and the most `player`'s result can still be: his tricks, and at most all those left; the bonus
+        for his bid while he can still take it exactly; the declaration's worth where it is certainly his (the
+        declarer can no longer take his bid) or may still be."""
+        return self._bounds(self.seat[player])
+
+    def _bounds(self, seat: int) -> tuple[int, int]:
+        """`bounds` of the player at `seat`."""
+        won = self.won[seat]
+        most = won + self.left
+        declarer = self._declarer
+        call = 0 if declarer < 0 or (declarer == seat and self.needs[seat] == DEAD) else self._worth
+        low = won + call if declarer >= 0 and declarer != seat and self.needs[declarer] == DEAD else won
+        need = self.needs[seat]
+        if need == DEAD:
+            return low, most + call
+        return low, max(won + need + EXACT_BONUS[1], most) + call
+
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: the same suit, adjacent in rank with nothing left in play between them (in a hand or
         in the trick), so that no card left can tell them apart; suit by suit (trumps first), high cards first."""
@@ -296,6 +351,167 @@ class SearchNinetyNine:
                     found = runs[row] = self._suit_runs(shift, (live >> shift) & 511, mine)
                 out += found
         return out
+
+    # ----------------------------------------------------------------------- the search, compiled
+
+    def answer(self, player: str, alpha: int, beta: int) -> int | None:
+        """Any window: `imptools.analyse.Search`'s alpha-beta as it runs on this position (every player's cards
+        by his history count, the table's card first, one table of two generations per player), here in the
+        module the build compiles, where the search's own loop is interpreted Python calling this class's methods
+        at every node: the same positions in the same order, the same values and bounds, a few times faster."""
+        seat = self.seat[player]
+        answers = self._answers
+        generations = answers.tables.get(seat)
+        if generations is None:
+            generations = answers.tables[seat] = [{}, {}]
+            answers.history[seat] = {}
+        return self._search(player, seat, generations, answers.history[seat], alpha, beta, True)
+
+    def _search(
+        self,
+        player: str,
+        seat: int,
+        generations: list[dict[int, int]],
+        hist: dict[int, int],
+        alpha: int,
+        beta: int,
+        root: bool,
+    ) -> int:
+        """`analyse.Search`'s `search` for `player` (at `seat`); the window's own position (`root`) was counted
+        by the search that asked it."""
+        if not root:
+            self.answer_nodes += 1
+        if not self.trick and not any(self.hands):
+            return self.scores()[seat]
+        key = self._answer_key(seat)
+        base = self.won[seat]
+        table = generations[0]
+        entry = table.get(key)
+        if entry is None:
+            entry = generations[1].get(key, EMPTY)
+        # the search's entry (lo, hi, first), packed: a bound is the search's infinity where none is kept
+        code = entry >> (8 + BOUND_BITS)
+        lo = -INF if code == 0 else code - BIAS + base
+        code = entry >> 8 & NO_UPPER
+        hi = INF if code == NO_UPPER else code - BIAS + base
+        first = (entry & 255) - 1
+        if lo >= beta:
+            return lo
+        if hi <= alpha:
+            return hi
+        if lo == hi:
+            return lo
+        low, high = self._bounds(seat)
+        if low >= beta or low == high:
+            return low
+        if high <= alpha:
+            return high
+        a, b = alpha, beta
+        groups = self.groups()
+        n = len(groups)
+        if n > 1:  # by the history count, highest first, ties as they came (the search's stable sort)
+            counts = [hist.get(g[0], 0) for g in groups]
+            for i in range(1, n):
+                c, g = counts[i], groups[i]
+                j = i
+                while j > 0 and counts[j - 1] < c:
+                    counts[j] = counts[j - 1]
+                    groups[j] = groups[j - 1]
+                    j -= 1
+                counts[j] = c
+                groups[j] = g
+        if first >= 0 and n > 1 and first not in groups[0]:
+            for i, g in enumerate(groups):
+                if first in g:
+                    groups.insert(0, groups.pop(i))
+                    break
+        move = -1
+        if (self.leader + len(self.trick)) % PLAYERS == seat:
+            best = -INF
+            for g in groups:
+                self.play(g[0])
+                v = self._search(player, seat, generations, hist, a, b, False)
+                self.undo()
+                if v > best:
+                    best, move = v, g[0]
+                    if v > a:
+                        a = v
+                        if v >= b or v == high:
+                            break
+        else:
+            best = INF
+            for g in groups:
+                self.play(g[0])
+                v = self._search(player, seat, generations, hist, a, b, False)
+                self.undo()
+                if v < best:
+                    best, move = v, g[0]
+                    if v < b:
+                        b = v
+                        if v <= a or v == low:
+                            break
+        if move >= 0:
+            hist[move] = hist.get(move, 0) + 1
+        if best <= alpha:
+            lo, hi = min(lo, best), min(hi, best)
+        elif best >= beta:
+            lo, hi = max(lo, best), max(hi, best)
+        else:
+            lo = hi = best
+        lower = 0 if lo <= -INF // 2 else lo - base + BIAS
+        upper = NO_UPPER if hi >= INF // 2 else hi - base + BIAS
+        table[key] = (lower << BOUND_BITS | upper) << 8 | (move + 1)
+        if len(table) > ANSWER_CAP:
+            generations[1] = table
+            generations[0] = {}
+        return best
+
+    def _answer_key(self, seat: int) -> int:
+        """`key`'s state as one integer (the same positions share it): three words of at most 60 bits, each of
+        them fast to build, joined at the end."""
+        h0, h1, h2 = self.hands
+        trick = self.trick
+        live = h0 | h1 | h2
+        for b in trick:
+            live |= 1 << b
+        r = _RELATIVE
+        low = 0  # suits 0 and 1: each hand's cards by relative rank, 9 bits each
+        high = 0  # suits 2 and 3
+        for shift in (0, 9):
+            row = (live >> shift & 511) << 9
+            low = ((low << 9 | r[row | h0 >> shift & 511]) << 9 | r[row | h1 >> shift & 511]) << 9 | r[
+                row | h2 >> shift & 511
+            ]
+        for shift in (18, 27):
+            row = (live >> shift & 511) << 9
+            high = ((high << 9 | r[row | h0 >> shift & 511]) << 9 | r[row | h1 >> shift & 511]) << 9 | r[
+                row | h2 >> shift & 511
+            ]
+        # from the low bits up: the leader, how many needs and each of them, how many cards lie in the trick and
+        # each (suit and relative rank, 11 bits), so that the fields are read back from the low end unambiguously
+        rest = 0
+        for b in reversed(trick):
+            shift = b - b % 9
+            rest = rest << 11 | (shift // 9) << 9 | r[(live >> shift & 511) << 9 | 1 << (b - shift)]
+        rest = rest << 2 | len(trick)
+        depends = self.depends[seat]
+        for i in range(len(depends) - 1, -1, -1):
+            rest = rest << 4 | (depends[i] + 1)
+        rest = (rest << 2 | len(depends)) << 2 | self.leader
+        return (rest << 54 | high) << 54 | low
+
+    def share(self, store: dict[str, object]) -> None:
+        """Keep `answer`'s tables in `store`, which the searches of a decision's options share where they share
+        their own tables (`imptools.choices.value_choices`): one bid's entries serve the next, as they do there."""
+        found = store.get("answer")
+        if isinstance(found, AnswerTables):
+            self._answers = found
+        else:
+            store["answer"] = self._answers
+
+    def release(self) -> None:
+        """Drop `answer`'s tables (`imptools.analyse.Search.close`)."""
+        self._answers = AnswerTables()
 
     def _suit_runs(self, shift: int, live: int, mine: int) -> tuple[tuple[int, ...], ...]:
         """The runs of one suit's legal cards (`mine`, among the suit's `live` ones, 9-bit masks), high first."""
