@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import Counter
 from itertools import pairwise
 from pathlib import Path
 from random import Random
@@ -158,6 +159,51 @@ def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, varia
         assert pos.answer(pos.order[0], -1, pos.won[0] + 1) is None  # a question about coins is not its own
         forced = pos.forced()
         pos.play(rng.choice(pos.legal()) if forced is None else forced)
+
+
+def ends_with_a_bottle(pos: SearchPosition, seat: int) -> tuple[bool, bool]:
+    """Over every line of play from here: whether some line ends with `seat`'s side holding a bottle, and whether
+    every line does."""
+    if pos.done():
+        held = pos.holds(seat) > 0  # type: ignore[attr-defined]
+        return held, held
+    forced = pos.forced()
+    some, every = False, True
+    for c in [forced] if forced is not None else pos.legal():
+        pos.play(c)
+        s, e = ends_with_a_bottle(pos, seat)
+        pos.undo()
+        some, every = some or s, every and e
+    return some, every
+
+
+FATE_CASES = [(p, s, 2) for p in (5, 6) for s in range(16)] + [(p, s, 3) for p in (5, 6) for s in range(3)]
+
+
+def test_fate_with_two_bottles_is_what_every_line_gives() -> None:
+    """`SearchBottle._fate` with two bottles, at every card of random lines of second-bottle endgames (five and six
+    players), for every seat: surely without a bottle where no line ends with one for the side, surely with one
+    where every line does; each of its answers given somewhere (a side holding a bottle no other can take, a side
+    about to take one for good, a side that loses the bottle of the higher price for good)."""
+    from imptools.rules.bottle_imp.search import SearchBottle
+
+    said: Counter[tuple[bool | None, bool]] = Counter()
+    for players, seed, tricks in FATE_CASES:
+        pos = endgame(players, seed, tricks, "second-bottle")
+        assert isinstance(pos, SearchBottle) and len(pos.prices) == 2
+        rng = Random(seed)
+        while not pos.done():
+            for seat in range(players):
+                fate = pos._fate(seat)
+                some, every = ends_with_a_bottle(pos, seat)
+                if fate is True:
+                    assert not some, (players, seed, seat)
+                elif fate is False:
+                    assert every, (players, seed, seat)
+                said[fate, pos.holds(seat) > 0] += 1
+            forced = pos.forced()
+            pos.play(rng.choice(pos.legal()) if forced is None else forced)
+    assert said[True, True] and said[False, True] and said[False, False] and said[None, True], said
 
 
 GAINS_CASES = [(4, s, 3, None) for s in range(15)] + [(3, s, 4, None) for s in range(8)]

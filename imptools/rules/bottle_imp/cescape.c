@@ -354,19 +354,23 @@ static inline mask_t side_lying(const Lines *L, int seat)
     return lying;
 }
 
-static inline int clear(const Lines *L, int seat)
-{
-    return !((side_hands(L, seat) | side_lying(L, seat)) & below(max_price(L)));
-}
-
 /* SearchBottle._fate: 1 (surely without a bottle), 0 (surely with one), -1 (a search). */
 static inline int fate(const Lines *L, int seat)
 {
-    if (L->nb > 1) return !holds(L, seat) && clear(L, seat) ? 1 : -1;
-    mask_t low_cards = below(L->prices[0]);
+    int top = 0; /* the bottle a card below the higher price takes: the first of that price */
+    for (int i = 1; i < L->nb; i++)
+        if (L->prices[i] > L->prices[top]) top = i;
+    mask_t low_cards = below(L->prices[top]);
     mask_t his = side_hands(L, seat) | side_lying(L, seat);
     mask_t low = his & low_cards, others_low = L->live & ~his & low_cards;
-    if (holds(L, seat)) return !others_low ? 0 : !low ? 1 : -1;
+    int held = holds(L, seat);
+    if (held) {
+        if (!others_low) return 0;
+        if (low) return -1;
+        if (L->nb == 1) return 1;
+        int o = L->owners[top];
+        return held == 1 && o >= 0 && (L->team[seat] >> o & 1) ? 1 : -1;
+    }
     return !low ? 1 : !others_low ? 0 : -1;
 }
 

@@ -454,9 +454,10 @@ class SearchBottle:
 
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what his side has won, down to the bottles' penalty, up to every coin
-        still in play and the price cards of its bottles; where `_fate` settles it, exactly the penalty, or at
-        least what it has won and those price cards; where it can win no more trick (`_wins_nothing`), up to what
-        it has won and those price cards (all times `mult`).
+        still in play and the price cards of its bottles; where `_fate` settles it, exactly the penalty (with two
+        bottles, where it surely ends with one, down to both), or at least what it has won and those price cards;
+        where it can win no more trick (`_wins_nothing`), up to what it has won and those price cards (all times
+        `mult`).
         (These two are asked at a trick's start only: inside a trick the cards lying never settled what its start
         left open, and the bounds of the start still hold there.)"""
         seat = self.seat[player]
@@ -465,8 +466,8 @@ class SearchBottle:
         mine = self._price_coins(seat) if self.holds(seat) else 0
         hi = won + self.live_coins + mine
         fate = None if self.trick else self._fate(seat)
-        if fate is False:
-            return -self.penalty * mult, -self.penalty * mult
+        if fate is False:  # a bottle at the end, or with two bottles both
+            return -self.penalty * mult * len(self.owners), -self.penalty * mult
         if not self.trick and self._wins_nothing(seat):
             hi = won + mine
         if fate is None:
@@ -538,15 +539,26 @@ class SearchBottle:
         played; None when that takes a search. Without a bottle and no card below the (higher) price it never
         takes one. With one bottle, every card in hand being played before the end settles the rest from who has
         cards below its price (in hand or lying in the trick): if only the side has, it keeps it or takes it and
-        keeps it; if it holds it and has none while another has, that card takes it from it for good."""
+        keeps it; if it holds it and has none while another has, that card takes it from it for good. With two
+        bottles the same holds of the cards below the higher price, the first card below it taking the bottle of
+        that price (the first of the two where they are equal): a side that holds a bottle where no other has such a
+        card keeps it; one that holds none and has such a card where no other has takes one for good; one that holds
+        only the bottle of the higher price and has none while another has loses it for good."""
         prices = self.prices
-        if len(prices) > 1:
-            return True if not self.holds(seat) and self._clear(seat) else None
-        below = (1 << prices[0]) - 1
+        price = max(prices)
+        below = (1 << price) - 1
         his = self._side_hands(seat) | self._side_lying(seat)
         low, others_low = his & below, self.live & ~his & below
-        if self.holds(seat):
-            return False if not others_low else True if not low else None
+        held = self.holds(seat)
+        if held:
+            if not others_low:
+                return False
+            if low:
+                return None
+            if len(prices) == 1:
+                return True
+            top = self.owners[prices.index(price)]
+            return True if held == 1 and top >= 0 and self.team[seat] >> top & 1 else None
         return True if not low else False if not others_low else None
 
     def groups(self) -> list[tuple[int, ...]]:
