@@ -184,7 +184,8 @@ def test_fate_with_two_bottles_is_what_every_line_gives() -> None:
     """`SearchBottle._fate` with two bottles, at every card of random lines of second-bottle endgames (five and six
     players), for every seat: surely without a bottle where no line ends with one for the side, surely with one
     where every line does; each of its answers given somewhere (a side holding a bottle no other can take, a side
-    about to take one for good, a side that loses the bottle of the higher price for good)."""
+    about to take one for good, a side that loses the bottle of the higher price for good); and `bounds` hold
+    every player's exact value there."""
     from imptools.rules.bottle_imp.search import SearchBottle
 
     said: Counter[tuple[bool | None, bool]] = Counter()
@@ -196,6 +197,9 @@ def test_fate_with_two_bottles_is_what_every_line_gives() -> None:
             for seat in range(players):
                 fate = pos._fate(seat)
                 some, every = ends_with_a_bottle(pos, seat)
+                player = pos.order[seat]
+                low, high = pos.bounds(player)
+                assert low <= minimax(pos, player) <= high, (players, seed, seat, low, high)
                 if fate is True:
                     assert not some, (players, seed, seat)
                 elif fate is False:

@@ -455,7 +455,8 @@ class SearchBottle:
     def bounds(self, player: str) -> tuple[int, int]:
         """Bounds on the value for `player`: what his side has won, down to the bottles' penalty, up to every coin
         still in play and the price cards of its bottles; where `_fate` settles it, exactly the penalty (with two
-        bottles, where it surely ends with one, down to both), or at least what it has won and those price cards;
+        bottles, where it surely ends with one, down to both; else down to as many as it holds and has cards below
+        the higher price to take), or at least what it has won and those price cards;
         where it can win no more trick (`_wins_nothing`), up to what it has won and those price cards (all times
         `mult`).
         (These two are asked at a trick's start only: inside a trick the cards lying never settled what its start
@@ -466,12 +467,17 @@ class SearchBottle:
         mine = self._price_coins(seat) if self.holds(seat) else 0
         hi = won + self.live_coins + mine
         fate = None if self.trick else self._fate(seat)
-        if fate is False:  # a bottle at the end, or with two bottles both
-            return -self.penalty * mult * len(self.owners), -self.penalty * mult
+        # a side ends with no more bottles than it holds and can take: a bottle is taken only by the trick's highest
+        # card below the higher price, so each of its cards below it takes one at most
+        below = (1 << max(self.prices)) - 1
+        takes = ((self._side_hands(seat) | self._side_lying(seat)) & below).bit_count()
+        most = min(len(self.owners), self.holds(seat) + takes)
+        if fate is False:  # a bottle at the end, with two bottles perhaps both
+            return -self.penalty * mult * max(most, 1), -self.penalty * mult
         if not self.trick and self._wins_nothing(seat):
             hi = won + mine
         if fate is None:
-            return min(mult * won, -self.penalty * mult * len(self.owners)), mult * hi
+            return min(mult * won, -self.penalty * mult * most), mult * hi
         return mult * (won + mine), mult * hi
 
     def _price_coins(self, seat: int) -> int:
