@@ -1,5 +1,5 @@
 /* The Bottle Imp's `Escape` (with its partition solver) and `Gains` in C: a line-by-line port of escape.py's searches
- * and of what they call of search.py (`legal_of`, `_runs`, `_close`/`_reopen`, `_fate`, `_clear`, `holds`,
+ * and of what they call of search.py (`legal_of`, `_runs`, `_close`/`_reopen`, `_fate`, `holds`,
  * `_price_coins`, `_wins_nothing`) and bottles.py (`judge_prices`), for every table without the automaton: one pack,
  * or two packs a seat (Bright House, the Eye of the Demon: a card's holder is then twice its seat plus its pack, and
  * each pack is judged alone against the led colour, as `legal_of` judges it).
