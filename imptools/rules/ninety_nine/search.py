@@ -356,9 +356,12 @@ class SearchNinetyNine:
 
     def answer(self, player: str, alpha: int, beta: int) -> int | None:
         """Any window: `imptools.analyse.Search`'s alpha-beta as it runs on this position (every player's cards
-        by his history count, the table's card first, one table of two generations per player), here in the
-        module the build compiles, where the search's own loop is interpreted Python calling this class's methods
-        at every node: the same positions in the same order, the same values and bounds, a few times faster."""
+        by his history count, the table's card first, `bounds`, one table of two generations per player), here in
+        the module the build compiles, where the search's own loop is interpreted Python calling this class's
+        methods at every node: the same values, a few times faster. (The search keeps in its own table only the
+        windows' positions, and tries `bounds` there before asking this: where this table's entry would have
+        answered first, a bound of the other side of the window may be returned, and the positions that follow
+        differ a little, never the values.)"""
         seat = self.seat[player]
         answers = self._answers
         generations = answers.tables.get(seat)
