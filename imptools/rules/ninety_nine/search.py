@@ -360,7 +360,7 @@ class SearchNinetyNine:
         the module the build compiles, where the search's own loop is interpreted Python calling this class's
         methods at every node: the same values, a few times faster. (The search keeps in its own table only the
         windows' positions, and tries `bounds` there before asking this: where this table's entry would have
-        answered first, a bound of the other side of the window may be returned, and the positions that follow
+        answered first, another bound on the same side of the window may be returned, and the positions that follow
         differ a little, never the values.)"""
         seat = self.seat[player]
         answers = self._answers
