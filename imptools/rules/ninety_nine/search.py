@@ -273,16 +273,13 @@ class SearchNinetyNine:
         """Each suit's live cards by owner in relative rank (which cards have gone does not matter, only the order of
         those left), the leader, the trick so far (its cards' suits and relative ranks) and every seat's need; P's
         tricks are banked."""
-        return self._key(self.seat[player])
-
-    def _key(self, seat: int) -> tuple[object, int]:
-        """`key` of the player at `seat`."""
         h0, h1, h2 = self.hands
         trick = self.trick
         live = h0 | h1 | h2
         for b in trick:
             live |= 1 << b
         r = _RELATIVE
+        seat = self.seat[player]
         s0 = (live & 511) << 9
         s1 = (live >> 9 & 511) << 9
         s2 = (live >> 18 & 511) << 9
