@@ -2,8 +2,9 @@
 answers and the same positions visited (`nodes`, and `shared`: partition entries read with cards in their band), on
 random positions of simulated hands (every table the C core ports: classic 3 to 6 players, the 1995 deck, the second
 bottle, the team variants, and the two-pack games, Bright House and the Eye of the Demon; mid-trick too, every seat
-asked, null, narrow and wide windows, tables of a few entries and the usual ones) and on whole hands from trick 1 (a
-Bright House hand among them), and `search.native_lines`' choice.
+asked (with two bottles, whether he ends with at most one), null, narrow and wide windows, tables of a few entries
+and the usual ones) and on whole hands from trick 1 (a Bright House hand among them), and `search.native_lines`'
+choice.
 
 Run by tests/test_native_escape.py with the installed package, in a process of its own outside the source tree:
 
@@ -48,6 +49,10 @@ TABLES = [
     ("eye-of-the-demon", 2, ""),
 ]
 """The tables the C core ports: (variant, players, deck)."""
+
+
+ASKED: set[str] = set()
+"""The kinds of question compared (escapes, gaining, at most one, gain)."""
 
 
 def load(path: str | None) -> ModuleType:
@@ -111,6 +116,8 @@ def ask(
         questions: list[tuple[str, int, int]] = [("escapes", 0, 0)]
         if escape.counts_tricks and gains:
             questions.append(("gaining", 0, 0))
+        if len(pos.prices) == 2:
+            questions.append(("at most one", 0, 0))
         if not gains:
             pass
         elif whole:
@@ -119,9 +126,13 @@ def ask(
             questions += [("gain", -1, 0), ("gain", 0, 1), ("gain", 1, 2), ("gain", 2, 3)]
         rng.shuffle(questions)
         for what, a, b in questions:
+            ASKED.add(what)
             if what == "gain":
                 want: object = gainer.gain(seat, a, b)
                 got: object = c.gain(*state, seat, a, b)
+            elif what == "at most one":
+                want = escape.escapes(seat, most=1)
+                got = c.escapes(*state, seat, False, 1)
             else:
                 want = escape.escapes(seat, gaining=what == "gaining") == 1
                 got = c.escapes(*state, seat, what == "gaining")
@@ -169,6 +180,7 @@ def compare(module: ModuleType, positions: int, hands: int, seed: int) -> dict[s
         nodes += used
         covered["hand"].add(f"{variant} {players}{' ' + deck if deck else ''}")
         covered["turned"].add(str(any(old for _, old in c.sizes().values())))
+    covered["question"] = ASKED
     return {"module": module.__file__, "compared": compared, "nodes": nodes, "shared": shared, "diffs": diffs[:20],
             "ndiffs": len(diffs), "covered": {k: sorted(v) for k, v in covered.items()},
             "chosen": choices()}  # fmt: skip

@@ -161,17 +161,17 @@ def test_escape_equals_plain_minimax(players: int, seed: int, tricks: int, varia
         pos.play(rng.choice(pos.legal()) if forced is None else forced)
 
 
-def ends_with_a_bottle(pos: SearchPosition, seat: int) -> tuple[bool, bool]:
-    """Over every line of play from here: whether some line ends with `seat`'s side holding a bottle, and whether
-    every line does."""
+def ends_with_a_bottle(pos: SearchPosition, seat: int, more_than: int = 0) -> tuple[bool, bool]:
+    """Over every line of play from here: whether some line ends with `seat`'s side holding a bottle (more than
+    `more_than` bottles), and whether every line does."""
     if pos.done():
-        held = pos.holds(seat) > 0  # type: ignore[attr-defined]
+        held = pos.holds(seat) > more_than  # type: ignore[attr-defined]
         return held, held
     forced = pos.forced()
     some, every = False, True
     for c in [forced] if forced is not None else pos.legal():
         pos.play(c)
-        s, e = ends_with_a_bottle(pos, seat)
+        s, e = ends_with_a_bottle(pos, seat, more_than)
         pos.undo()
         some, every = some or s, every and e
     return some, every
@@ -208,6 +208,88 @@ def test_fate_with_two_bottles_is_what_every_line_gives() -> None:
             forced = pos.forced()
             pos.play(rng.choice(pos.legal()) if forced is None else forced)
     assert said[True, True] and said[False, True] and said[False, False] and said[None, True], said
+
+
+def test_at_most_one_of_two_bottles_is_what_every_line_gives() -> None:
+    """With two bottles, the question below one bottle's penalty: at every card of random lines of second-bottle
+    endgames (five and six players), for every seat, `SearchBottle._fate_one` says "at most one" only where no line
+    ends with the side holding both and "both" only where every line does (each answer given somewhere), `Escape`'s
+    `escapes(seat, most=1)` (one `Escape` for the whole line, and one whose tables hold 8 entries a generation) is
+    whether the player's exact value is at least one penalty, and `answer` gives each window between the two
+    penalties a bound on the right side of it."""
+    from imptools.rules.bottle_imp.escape import Escape
+    from imptools.rules.bottle_imp.search import SearchBottle
+
+    said: Counter[bool | None] = Counter()
+    asked: Counter[bool] = Counter()
+    for players, seed, tricks in FATE_CASES:
+        pos = endgame(players, seed, tricks, "second-bottle")
+        assert isinstance(pos, SearchBottle) and len(pos.prices) == 2
+        escape, capped = Escape(pos), Escape(pos, table_cap=8)
+        rng = Random(seed)
+        while not pos.done():
+            for seat in range(players):
+                fate = pos._fate_one(seat)
+                some, every = ends_with_a_bottle(pos, seat, more_than=1)
+                if fate is True:
+                    assert not some, (players, seed, seat)
+                elif fate is False:
+                    assert every, (players, seed, seat)
+                said[fate] += 1
+                player = pos.order[seat]
+                exact = minimax(pos, player)
+                lost = pos.penalty_unit() * pos.mult[seat]
+                one = exact >= -lost
+                assert escape.escapes(seat, most=1) == one == capped.escapes(seat, most=1), (players, seed, seat)
+                asked[one] += 1
+                for alpha, beta in [(-2 * lost, -lost), (-2 * lost, -2 * lost + 1), (-lost - 1, -lost)]:
+                    found = pos.answer(player, alpha, beta)
+                    assert found is not None and (found >= beta if one else found <= alpha), (alpha, beta, found)
+                    assert found <= exact if found >= beta else found >= exact
+            forced = pos.forced()
+            pos.play(rng.choice(pos.legal()) if forced is None else forced)
+    assert said[True] and said[False] and said[None], said
+    assert asked[True] and asked[False], asked
+
+
+def final_owners(pos: SearchPosition, bottle: int) -> set[int]:
+    """Over every line of play from here: the seats (-1 nobody) that hold bottle `bottle` when the hand ends."""
+    if pos.done():
+        return {pos.owners[bottle]}  # type: ignore[attr-defined]
+    forced = pos.forced()
+    out: set[int] = set()
+    for c in [forced] if forced is not None else pos.legal():
+        pos.play(c)
+        out |= final_owners(pos, bottle)
+        pos.undo()
+    return out
+
+
+def test_the_lower_bottle_stays_where_one_card_is_below_its_price() -> None:
+    """What `_fate_one` rests on: with two bottles, the one a trick does not take now (the lower price, the second of
+    a tie) ends with the seat that holds it now on every line where at most one card in play is below its price;
+    with two such cards some line moves it (so one card is the most the rule may allow)."""
+    from imptools.rules.bottle_imp.search import SearchBottle
+
+    stays = moved = 0
+    for players, seed, tricks in FATE_CASES:
+        pos = endgame(players, seed, tricks, "second-bottle")
+        assert isinstance(pos, SearchBottle)
+        rng = Random(seed)
+        while not pos.done():
+            prices = pos.prices
+            lower = 0 if prices[1] > prices[0] else 1
+            below = (pos.live & ((1 << prices[lower]) - 1)).bit_count()
+            if below <= 2:
+                finals = final_owners(pos, lower)
+                if below <= 1:
+                    assert finals == {pos.owners[lower]}, (players, seed, finals)
+                    stays += 1
+                elif finals != {pos.owners[lower]}:
+                    moved += 1
+            forced = pos.forced()
+            pos.play(rng.choice(pos.legal()) if forced is None else forced)
+    assert stays and moved, (stays, moved)
 
 
 GAINS_CASES = [(4, s, 3, None) for s in range(15)] + [(3, s, 4, None) for s in range(8)]

@@ -68,6 +68,7 @@ def test_the_c_escape_visits_the_positions_of_the_python_classes(tmp_path: Path)
     assert out["nodes"] > 1_000_000  # deep enough searches to tell any difference of order, bound or table
     assert out["shared"] > 1000  # partition entries read with cards in their band (the same number in both)
     covered = out["covered"]
+    assert covered["question"] == ["at most one", "escapes", "gain", "gaining"]
     assert covered["table"] == [
         "bright-house 2",
         "classic 3",

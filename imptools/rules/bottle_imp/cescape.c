@@ -244,7 +244,7 @@ typedef struct {
     int trick[MAX_TRICK], ntrick, leader, prices[MAX_BOTTLES], owners[MAX_BOTTLES];
     int64_t in_play;
     /* the searches and their tables */
-    ESolver *esolvers[MAX_SEATS][2];
+    ESolver *esolvers[MAX_SEATS][3]; /* a seat's questions: escape, gaining, at most one bottle (`QUESTIONS`) */
     GSolver *gsolvers[MAX_SEATS];
     long long escape_nodes, gain_nodes, shared;
 } Lines;
@@ -354,6 +354,13 @@ static inline mask_t side_lying(const Lines *L, int seat)
     return lying;
 }
 
+/* Escape's questions, the second index of `esolvers`: ends without a bottle; without one and gains a coin; ends with at
+ * most one of the two bottles. */
+#define ESCAPE 0
+#define GAINING 1
+#define AT_MOST_ONE 2
+#define QUESTIONS 3
+
 /* SearchBottle._fate: 1 (surely without a bottle), 0 (surely with one), -1 (a search). */
 static inline int fate(const Lines *L, int seat)
 {
@@ -372,6 +379,32 @@ static inline int fate(const Lines *L, int seat)
         return held == 1 && o >= 0 && (L->team[seat] >> o & 1) ? 1 : -1;
     }
     return !low ? 1 : !others_low ? 0 : -1;
+}
+
+/* SearchBottle._fate_one: 1 (surely at most one bottle), 0 (surely both), -1 (a search). */
+static inline int fate_one(const Lines *L, int seat)
+{
+    mask_t low_cards = below(max_price(L));
+    mask_t his = side_hands(L, seat) | side_lying(L, seat);
+    int held = holds(L, seat);
+    if (held + popcount(his & low_cards) <= 1) return 1;
+    if (held == L->nb && !(L->live & ~his & low_cards)) return 0;
+    int tm = L->team[seat], without = 1;
+    int next = L->prices[1] > L->prices[0] ? 0 : 1; /* the bottle a trick does not take now */
+    int o = L->owners[next];
+    if (!(o >= 0 && (tm >> o & 1)) && popcount(L->live & below(L->prices[next])) <= 1) return 1;
+    for (o = 0; o < L->n; o++) {
+        if (tm >> o & 1) continue;
+        int f = fate(L, o);
+        if (f == 0) return 1;
+        without = without && f == 1;
+    }
+    if (without) {
+        for (int i = 0; i < L->nb; i++)
+            if (L->owners[i] < 0) return -1;
+        return 0;
+    }
+    return -1;
 }
 
 static inline int64_t price_coins(const Lines *L, int seat)
@@ -516,7 +549,7 @@ static ESolver *esolver_for(Lines *L, int seat, int gaining)
 
 #define NOTHING ((uint64_t)NO_CARD << 1)
 
-/* The partition solver's last trick, every card forced, played out. */
+/* The partition solver's last trick, every card forced, played out (`gaining`: the question). */
 static uint64_t elast_trick(const Lines *L, int tm, int gaining)
 {
     int cards[MAX_TRICK], n = L->n, leader = L->leader;
@@ -524,6 +557,12 @@ static uint64_t elast_trick(const Lines *L, int tm, int gaining)
     int win, taken;
     judge_prices(cards, n, L->prices, L->nb, &win, &taken);
     int winner = (leader + win) % n;
+    if (gaining == AT_MOST_ONE) {
+        int kept = taken >= 0 && (tm >> winner & 1);
+        for (int i = 0; i < L->nb; i++)
+            if (i != taken && L->owners[i] >= 0 && (tm >> L->owners[i] & 1)) kept++;
+        return NOTHING | (kept <= 1);
+    }
     for (int i = 0; i < L->nb; i++)
         if (i != taken && L->owners[i] >= 0 && (tm >> L->owners[i] & 1)) return NOTHING;
     if (taken < 0) {
@@ -572,14 +611,14 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
     if (stopped(L->escape_nodes)) return 0;
     mask_t live = L->live;
     int tm = L->team[seat];
-    if (!live) return NOTHING | (gaining || holds(L, seat) ? 0 : 1);
+    if (!live) return NOTHING | (gaining == GAINING || holds(L, seat) > (gaining == AT_MOST_ONE) ? 0 : 1);
     unsigned char rest[256], key[256];
     mask_t above = 0;
     int price = 0, m = 0, rest_len = 0;
     uint64_t rest_hash = 0;
     if (!inner) {
-        int f = fate(L, seat);
-        if (f >= 0 && !(gaining && f)) return NOTHING | (uint64_t)f;
+        int f = gaining == AT_MOST_ONE ? fate_one(L, seat) : fate(L, seat);
+        if (f >= 0 && !(gaining == GAINING && f)) return NOTHING | (uint64_t)f;
         if (!L->ntrick && popcount(live) == L->played_out) return elast_trick(L, tm, gaining);
         price = max_price(L);
         above = live & ~below(price);
@@ -632,7 +671,7 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
     int result = !chooser;
     uint64_t least = NO_CARD;
     int c = -1;
-    ESolver *escaping = gaining ? L->esolvers[seat][0] : NULL;
+    ESolver *escaping = gaining == GAINING ? L->esolvers[seat][ESCAPE] : NULL;
     for (int i = 0; i < k; i++) {
         c = cards[i];
         uint64_t r;
@@ -908,7 +947,7 @@ static int ints_of(PyObject *seq, int *out, int most, const char *what)
 static void Lines_dealloc(Lines *self)
 {
     for (int s = 0; s < MAX_SEATS; s++) {
-        for (int g = 0; g < 2; g++) {
+        for (int g = 0; g < QUESTIONS; g++) {
             ESolver *S = self->esolvers[s][g];
             if (S != NULL) {
                 table_free(&S->table);
@@ -1111,19 +1150,24 @@ static int load_state(Lines *L, PyObject *hands, PyObject *trick, int leader, Py
 
 static PyObject *Lines_escapes(Lines *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"hands", "trick", "leader", "prices", "owners", "seat", "gaining", NULL};
+    static char *kwlist[] = {"hands", "trick", "leader", "prices", "owners", "seat", "gaining", "most", NULL};
     PyObject *hands, *trick, *prices, *owners;
-    int leader, seat, gaining = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiOOi|p", kwlist, &hands, &trick, &leader, &prices, &owners, &seat,
-                                     &gaining))
+    int leader, seat, gaining = 0, most = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOiOOi|pi", kwlist, &hands, &trick, &leader, &prices, &owners, &seat,
+                                     &gaining, &most))
         return NULL;
+    if (most < 0 || most > 1 || (most && (gaining || self->nb != 2))) {
+        PyErr_SetString(PyExc_ValueError, "most: 0, or 1 with two bottles and not gaining");
+        return NULL;
+    }
     if (load_state(self, hands, trick, leader, prices, owners) < 0) return NULL;
     if (seat < 0 || seat >= self->n) return PyErr_Format(PyExc_ValueError, "seat: 0 to %d", self->n - 1);
     oom = 0;
-    ESolver *S = esolver_for(self, seat, 0);
-    if (S != NULL && gaining) S = esolver_for(self, seat, 1);
+    int question = most ? AT_MOST_ONE : gaining ? GAINING : ESCAPE;
+    ESolver *S = esolver_for(self, seat, ESCAPE);
+    if (S != NULL && question != ESCAPE) S = esolver_for(self, seat, question);
     if (S == NULL) return PyErr_NoMemory();
-    uint64_t r = esolve(self, S, seat, gaining, 0, lying_now(self));
+    uint64_t r = esolve(self, S, seat, question, 0, lying_now(self));
     if (stop) return stop = 0, NULL; /* PyErr_CheckSignals set the exception */
     if (oom) return PyErr_NoMemory();
     return PyBool_FromLong((long)(r & 1));
@@ -1159,16 +1203,16 @@ static PyObject *Lines_gain(Lines *self, PyObject *args, PyObject *kwds)
     return PyLong_FromLongLong(v);
 }
 
-/* The entries of each table now and of its older generation, for the tests (`escape (seat, gaining)` and `gains
+/* The entries of each table now and of its older generation, for the tests (`escape (seat, question)` and `gains
  * seat` -> (table, older)). */
 static PyObject *Lines_sizes(Lines *self, PyObject *Py_UNUSED(args))
 {
     PyObject *out = PyDict_New();
     if (out == NULL) return NULL;
     for (int s = 0; s < MAX_SEATS; s++) {
-        for (int g = 0; g < 3; g++) {
+        for (int g = 0; g <= QUESTIONS; g++) {
             Table *t, *o;
-            if (g < 2) {
+            if (g < QUESTIONS) {
                 ESolver *S = self->esolvers[s][g];
                 if (S == NULL) continue;
                 t = &S->table, o = &S->older;
@@ -1177,7 +1221,7 @@ static PyObject *Lines_sizes(Lines *self, PyObject *Py_UNUSED(args))
                 if (G == NULL) continue;
                 t = &G->table, o = &G->older;
             }
-            PyObject *k = g < 2 ? Py_BuildValue("(sii)", "escape", s, g) : Py_BuildValue("(si)", "gains", s);
+            PyObject *k = g < QUESTIONS ? Py_BuildValue("(sii)", "escape", s, g) : Py_BuildValue("(si)", "gains", s);
             PyObject *v = Py_BuildValue("(nn)", (Py_ssize_t)t->count, (Py_ssize_t)o->count);
             if (k == NULL || v == NULL || PyDict_SetItem(out, k, v) < 0) {
                 Py_XDECREF(k);

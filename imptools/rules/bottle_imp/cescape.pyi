@@ -56,8 +56,9 @@ class Lines:
         owners: list[int],
         seat: int,
         gaining: bool = ...,
+        most: int = ...,
     ) -> bool:
-        """`Escape.escapes(seat, gaining)` at the position given."""
+        """`Escape.escapes(seat, gaining, most)` at the position given."""
 
     def gain(
         self,

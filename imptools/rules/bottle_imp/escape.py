@@ -67,6 +67,16 @@ FAILED = -1
 """`Gains`' value of a line on which P ends with a bottle: below every gain, which is never negative."""
 
 
+def kept_after(owners: list[int], team: int, taken: int | None, winner: int) -> int:
+    """How many bottles the side `team` (a mask of seats) holds after a trick that `winner` won and that took the
+    bottle `taken` (None: none): those of `owners` it held but the one taken, and that one if it won the trick."""
+    held = 1 if taken is not None and team >> winner & 1 else 0
+    for i, o in enumerate(owners):
+        if i != taken and o >= 0 and team >> o & 1:
+            held += 1
+    return held
+
+
 class _Lines:
     """What `Escape` and `Gains` share: both play on a `SearchBottle`'s own state, lighter than `play` (inside a
     trick only the hands and the trick change; a trick's last card settles it with `judge_prices`, `_close`), key
@@ -224,7 +234,7 @@ class Escape(_Lines):
         for i, mask in enumerate(self._classes):
             for c in bits(mask):
                 self._weight[c] = 1 << (self._class_bits * i)
-        self._solvers: dict[tuple[int, bool], Callable[[int | None, int, int], int]] = {}
+        self._solvers: dict[tuple[int, bool, int], Callable[[int | None, int, int], int]] = {}
         self.counts_tricks = all(pos.coins[c] > 0 for held in pos.dealt for c in bits(held))
         """Every card of the hand is worth a coin: a player gains coins exactly when he wins a trick or a bottle is
         taken from him."""
@@ -251,21 +261,26 @@ class Escape(_Lines):
             code = (code << 9) | ((live & ((1 << p) - 1)).bit_count() << 1) | (o >= 0 and tm >> o & 1)
         return code << LYING
 
-    def escapes(self, seat: int, gaining: bool = False) -> bool:
+    def escapes(self, seat: int, gaining: bool = False, most: int = 0) -> bool:
         """Whether the player at `seat` can make sure he holds no bottle when the hand ends (and, `gaining`, that
-        he gains a coin before it ends: only where `counts_tricks`)."""
-        return self._solver_for(seat, gaining)(None, self._lying(), -1) & 1 == 1
+        he gains a coin before it ends: only where `counts_tricks`); with `most` 1 (two bottles, not `gaining`),
+        that he holds at most one of them: the same search, its lines ending where `SearchBottle._fate_one`
+        settles them."""
+        if most and (gaining or len(self.pos.prices) != 2):
+            raise ValueError("most: 0, or 1 with two bottles and not gaining")
+        return self._solver_for(seat, gaining, most)(None, self._lying(), -1) & 1 == 1
 
-    def _solver_for(self, seat: int, gaining: bool) -> Callable[[int | None, int, int], int]:
-        """The search of `escapes(seat, gaining)`, built once; its table lives as long as this `Escape`. It returns
-        1 where he can, 0 where he cannot (with `partition`, and above that bit the least card that decided it)."""
-        solve = self._solvers.get((seat, gaining))
+    def _solver_for(self, seat: int, gaining: bool, most: int = 0) -> Callable[[int | None, int, int], int]:
+        """The search of `escapes(seat, gaining, most)`, built once; its table lives as long as this `Escape`. It
+        returns 1 where he can, 0 where he cannot (with `partition`, and above that bit the least card that decided
+        it)."""
+        solve = self._solvers.get((seat, gaining, most))
         if solve is None:
             build = self._partition_solver if self.partition else self._solver
-            solve = self._solvers[seat, gaining] = build(seat, gaining)
+            solve = self._solvers[seat, gaining, most] = build(seat, gaining, most)
         return solve
 
-    def _solver(self, seat: int, gaining: bool) -> Callable[[int | None, int, int], int]:
+    def _solver(self, seat: int, gaining: bool, most: int) -> Callable[[int | None, int, int], int]:
         pos = self.pos
         escaping = self._solver_for(seat, False) if gaining else None
         table: dict[int, bool] = {}
@@ -279,7 +294,8 @@ class Escape(_Lines):
         # The last trick played out at once where each hand holds one card of it (one pack).
         played_out = pos.per_trick if pos.per_trick == n else -1
         forced_card = pos.forced if pos.lopaka >= 0 else None
-        moves, order, settled_fate = self._moves, self._order, pos._fate
+        moves, order = self._moves, self._order
+        settled_fate = pos._fate_one if most else pos._fate
         finish, unfinish = pos._close, pos._reopen
         me = self
 
@@ -289,6 +305,8 @@ class Escape(_Lines):
             cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
             win, taken = judge_prices(cards, prices)
             winner = (leader + win) % n
+            if most:
+                return kept_after(owners, tm, taken, winner) <= most
             for i, o in enumerate(owners):
                 if i != taken and o >= 0 and tm >> o & 1:
                     return False
@@ -309,7 +327,7 @@ class Escape(_Lines):
             me.nodes += 1
             live = pos.live
             if not live:
-                return not gaining and not pos.holds(seat)
+                return not gaining and pos.holds(seat) <= most
             trick = pos.trick
             # Only where a trick starts, or where the question is asked, is the table read and written: an answer
             # inside a trick is read again only when the answer at the trick's start is, and that one is kept.
@@ -372,7 +390,7 @@ class Escape(_Lines):
 
         return solve
 
-    def _partition_solver(self, seat: int, gaining: bool) -> Callable[[int | None, int, int], int]:
+    def _partition_solver(self, seat: int, gaining: bool, most: int) -> Callable[[int | None, int, int], int]:
         """`_solver` with each entry keyed by the cards that decided it (partition search, as bridge solvers keep
         the ranks that won tricks with an entry).
 
@@ -400,7 +418,8 @@ class Escape(_Lines):
         tm = pos.team[seat]
         hands, prices, owners = pos.hands, pos.prices, pos.owners
         played_out = pos.per_trick if pos.per_trick == n else -1
-        moves, settled_fate, digits, bottles = self._moves, pos._fate, self._digits, self._bottles
+        moves, digits, bottles = self._moves, self._digits, self._bottles
+        settled_fate = pos._fate_one if most else pos._fate
         weight, count_of = self._weight, self.counts
         width = self._width
         counted = self._class_bits * len(self._classes)
@@ -414,6 +433,8 @@ class Escape(_Lines):
             cards = [hands[(leader + i) % n].bit_length() - 1 for i in range(n)]
             win, taken = judge_prices(cards, prices)
             winner = (leader + win) % n
+            if most:
+                return nothing | (1 if kept_after(owners, tm, taken, winner) <= most else 0)
             for i, o in enumerate(owners):
                 if i != taken and o >= 0 and tm >> o & 1:
                     return nothing
@@ -435,7 +456,7 @@ class Escape(_Lines):
             me.nodes += 1
             live = pos.live
             if not live:
-                return nothing | (0 if gaining or pos.holds(seat) else 1)
+                return nothing | (0 if gaining or pos.holds(seat) > most else 1)
             trick = pos.trick
             inner = settled is not None
             rest = 0

@@ -408,7 +408,9 @@ class SearchBottle:
         """A window above `player`'s won coins asks how many more his side can gain and end without a bottle:
         answered by `Gains` (the won coins plus the gain, or the penalty if the side cannot escape). A window that
         only asks whether it ends without a bottle is answered by `Escape` (the won coins if it can, the penalty if
-        not). None for any other window. (A solo player of the team variants counts twice: the window is halved.)"""
+        not); with two bottles, one between both bottles' penalty and one's, whether it ends with at most one, by
+        `Escape` too (one penalty if it can, both if not). None for any other window. (A solo player of the team
+        variants counts twice: the window is halved.)"""
         pen = self.penalty
         if not pen:
             return None
@@ -428,6 +430,13 @@ class SearchBottle:
                     self._gains = Gains(self, self._escaping())
                 gain = self._gains.gain(seat, low, high)
             return won + mult * gain if gain >= 0 else -lost
+        if len(self.owners) == 2 and -2 * lost <= alpha and beta <= -lost:
+            # Below the penalty only both bottles lie: can the side end with at most one?
+            if lines is not None:
+                one = lines.escapes(self.hands, self.trick, self.leader, self.prices, self.owners, seat, most=1)
+            else:
+                one = self._escaping().escapes(seat, most=1)
+            return -lost if one else -2 * lost
         if alpha < -lost or beta > won:
             return None
         if lines is not None:
@@ -566,6 +575,39 @@ class SearchBottle:
             top = self.owners[prices.index(price)]
             return True if held == 1 and top >= 0 and self.team[seat] >> top & 1 else None
         return True if not low else False if not others_low else None
+
+    def _fate_one(self, seat: int) -> bool | None:
+        """With two bottles, whether `seat`'s side surely ends with at most one (True) or surely with both (False);
+        None when that takes a search. It ends with no more than it holds and has cards below the higher price to
+        take (each takes one at most, `bounds`), with at most one where it does not hold the bottle of the lower
+        price and at most one card in play is below that price (a trick takes that bottle only once a card below its
+        price has taken the other, and then only with a second such card), and with at most one where another side
+        surely ends with one (`_fate`); it keeps both where it holds both and no other has such a card, and ends
+        with both where both have owners (a bottle, once taken, always has one) and every other side surely ends
+        without."""
+        prices, owners = self.prices, self.owners
+        below = (1 << max(prices)) - 1
+        his = self._side_hands(seat) | self._side_lying(seat)
+        held = self.holds(seat)
+        if held + (his & below).bit_count() <= 1:
+            return True
+        if held == len(owners) and not self.live & ~his & below:
+            return False
+        tm = self.team[seat]
+        lower = 0 if prices[1] > prices[0] else 1  # the bottle a trick does not take now (the second of a tie)
+        owner = owners[lower]
+        if not (owner >= 0 and tm >> owner & 1) and (self.live & ((1 << prices[lower]) - 1)).bit_count() <= 1:
+            return True
+        without = True
+        for other in range(self.n):
+            if not tm >> other & 1:
+                fate = self._fate(other)
+                if fate is False:
+                    return True
+                without = without and fate is True
+        if without and min(self.owners) >= 0:
+            return False
+        return None
 
     def groups(self) -> list[tuple[int, ...]]:
         """Legal cards in runs: adjacent in rank with nothing left in play between them, the same colour, coins and
