@@ -381,6 +381,16 @@ static inline int fate(const Lines *L, int seat)
     return !low ? 1 : !others_low ? 0 : -1;
 }
 
+/* _Lines._bottles: the bottles' indices, the highest price first (ties in their order). */
+static inline void bottle_order(const Lines *L, int *order)
+{
+    order[0] = 0;
+    if (L->nb > 1) {
+        order[1] = 1;
+        if (L->prices[1] > L->prices[0]) order[0] = 1, order[1] = 0;
+    }
+}
+
 /* SearchBottle._fate_one: 1 (surely at most one bottle), 0 (surely both), -1 (a search). */
 static inline int fate_one(const Lines *L, int seat)
 {
@@ -390,9 +400,10 @@ static inline int fate_one(const Lines *L, int seat)
     if (held + popcount(his & low_cards) <= 1) return 1;
     if (held == L->nb && !(L->live & ~his & low_cards)) return 0;
     int tm = L->team[seat], without = 1;
-    int next = L->prices[1] > L->prices[0] ? 0 : 1; /* the bottle a trick does not take now */
-    int o = L->owners[next];
-    if (!(o >= 0 && (tm >> o & 1)) && popcount(L->live & below(L->prices[next])) <= 1) return 1;
+    int order[MAX_BOTTLES] = {0, 1}; /* asked with two bottles only */
+    bottle_order(L, order);          /* order[1]: the bottle a trick does not take now */
+    int o = L->owners[order[1]];
+    if (!(o >= 0 && (tm >> o & 1)) && popcount(L->live & below(L->prices[order[1]])) <= 1) return 1;
     for (o = 0; o < L->n; o++) {
         if (tm >> o & 1) continue;
         int f = fate(L, o);
@@ -516,16 +527,6 @@ static inline uint64_t lying_now(const Lines *L)
     uint64_t lying = 0;
     for (int i = 0; i < L->ntrick; i++) lying = (lying << 8) | (uint64_t)(popcount(L->live & below(L->trick[i])) + 1);
     return lying;
-}
-
-/* _Lines._bottles: the bottles' indices, the highest price first (ties in their order). */
-static inline void bottle_order(const Lines *L, int *order)
-{
-    order[0] = 0;
-    if (L->nb > 1) {
-        order[1] = 1;
-        if (L->prices[1] > L->prices[0]) order[0] = 1, order[1] = 0;
-    }
 }
 
 /* ------------------------------------------------------------------------------------------------- Escape */

@@ -432,18 +432,17 @@ class SearchBottle:
             return won + mult * gain if gain >= 0 else -lost
         if len(self.owners) == 2 and -2 * lost <= alpha and beta <= -lost:
             # Below the penalty only both bottles lie: can the side end with at most one?
-            if lines is not None:
-                one = lines.escapes(self.hands, self.trick, self.leader, self.prices, self.owners, seat, most=1)
-            else:
-                one = self._escaping().escapes(seat, most=1)
-            return -lost if one else -2 * lost
+            return -lost if self._escapes(seat, most=1) else -2 * lost
         if alpha < -lost or beta > won:
             return None
+        return won if self._escapes(seat) else -lost
+
+    def _escapes(self, seat: int, most: int = 0) -> bool:
+        """`Escape.escapes(seat, most=most)`, in C where `native_lines` built it (`answer` asks for it first)."""
+        lines = self._native
         if lines is not None:
-            escapes = lines.escapes(self.hands, self.trick, self.leader, self.prices, self.owners, seat)
-        else:
-            escapes = self._escaping().escapes(seat) == 1
-        return won if escapes else -lost
+            return lines.escapes(self.hands, self.trick, self.leader, self.prices, self.owners, seat, most=most)
+        return self._escaping().escapes(seat, most=most)
 
     def _escaping(self) -> Escape:
         if self._escape is None:
@@ -605,7 +604,7 @@ class SearchBottle:
                 if fate is False:
                     return True
                 without = without and fate is True
-        if without and min(self.owners) >= 0:
+        if without and min(owners) >= 0:
             return False
         return None
 
