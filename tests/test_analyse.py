@@ -265,31 +265,43 @@ def final_owners(pos: SearchPosition, bottle: int) -> set[int]:
     return out
 
 
-def test_the_lower_bottle_stays_where_one_card_is_below_its_price() -> None:
-    """What `_fate_one` rests on: with two bottles, the one a trick does not take now (the lower price, the second of
-    a tie) ends with the seat that holds it now on every line where at most one card in play is below its price;
-    with two such cards some line moves it (so one card is the most the rule may allow)."""
+def test_the_lower_bottle_is_taken_only_by_cards_below_its_price() -> None:
+    """What `_fate_one` and `_fate` rest on, with two bottles and the one a trick does not take now (the lower price,
+    the second of a tie): a side that does not hold it ends with both on no line where it has at most one card below
+    that price (in hand or lying in the trick), and with two such cards some line gives it both (so one card is the
+    most the rule may allow); a side that holds it where no other has a card below that price ends with a bottle on
+    every line, and `_fate` says so, also where others still have cards below the higher price."""
     from imptools.rules.bottle_imp.search import SearchBottle
 
-    stays = moved = 0
-    for players, seed, tricks in FATE_CASES:
+    kept = both = keeps = 0
+    for players, seed, tricks in FATE_CASES + [(5, s, 3) for s in range(3, 12)]:
         pos = endgame(players, seed, tricks, "second-bottle")
         assert isinstance(pos, SearchBottle)
         rng = Random(seed)
         while not pos.done():
             prices = pos.prices
             lower = 0 if prices[1] > prices[0] else 1
-            below = (pos.live & ((1 << prices[lower]) - 1)).bit_count()
-            if below <= 2:
-                finals = final_owners(pos, lower)
-                if below <= 1:
-                    assert finals == {pos.owners[lower]}, (players, seed, finals)
-                    stays += 1
-                elif finals != {pos.owners[lower]}:
-                    moved += 1
+            for seat in range(players):
+                owner = pos.owners[lower]
+                his = pos._side_hands(seat) | pos._side_lying(seat)
+                others = pos.live & ~his
+                if owner >= 0 and pos.team[seat] >> owner & 1:
+                    if not others & ((1 << prices[lower]) - 1) and others & ((1 << max(prices)) - 1):
+                        assert ends_with_a_bottle(pos, seat) == (True, True), (players, seed, seat)
+                        assert pos._fate(seat) is False
+                        keeps += 1
+                    continue
+                cards = (his & ((1 << prices[lower]) - 1)).bit_count()
+                if cards <= 2:
+                    some, _ = ends_with_a_bottle(pos, seat, more_than=1)
+                    if cards <= 1:
+                        assert not some, (players, seed, seat)
+                        kept += 1
+                    elif some:
+                        both += 1
             forced = pos.forced()
             pos.play(rng.choice(pos.legal()) if forced is None else forced)
-    assert stays and moved, (stays, moved)
+    assert kept and both and keeps, (kept, both, keeps)
 
 
 GAINS_CASES = [(4, s, 3, None) for s in range(15)] + [(3, s, 4, None) for s in range(8)]

@@ -373,6 +373,10 @@ static inline int fate(const Lines *L, int seat)
     int held = holds(L, seat);
     if (held) {
         if (!others_low) return 0;
+        if (L->nb > 1) { /* the bottle of the lower price, taken only by a card below it */
+            int lower = 1 - top, o = L->owners[lower];
+            if (o >= 0 && (L->team[seat] >> o & 1) && !(others_low & below(L->prices[lower]))) return 0;
+        }
         if (low) return -1;
         if (L->nb == 1) return 1;
         int o = L->owners[top];
@@ -403,7 +407,7 @@ static inline int fate_one(const Lines *L, int seat)
     int order[MAX_BOTTLES] = {0, 1}; /* asked with two bottles only */
     bottle_order(L, order);          /* order[1]: the bottle a trick does not take now */
     int o = L->owners[order[1]];
-    if (!(o >= 0 && (tm >> o & 1)) && popcount(L->live & below(L->prices[order[1]])) <= 1) return 1;
+    if (!(o >= 0 && (tm >> o & 1)) && popcount(his & below(L->prices[order[1]])) <= 1) return 1;
     for (o = 0; o < L->n; o++) {
         if (tm >> o & 1) continue;
         int f = fate(L, o);

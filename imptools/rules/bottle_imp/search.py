@@ -556,8 +556,10 @@ class SearchBottle:
         keeps it; if it holds it and has none while another has, that card takes it from it for good. With two
         bottles the same holds of the cards below the higher price, the first card below it taking the bottle of
         that price (the first of the two where they are equal): a side that holds a bottle where no other has such a
-        card keeps it; one that holds none and has such a card where no other has takes one for good; one that holds
-        only the bottle of the higher price and has none while another has loses it for good."""
+        card keeps it, and so does one that holds the bottle of the lower price where no other has a card below that
+        price (a trick takes that bottle only with a card below its price); one that holds none and has such a card
+        where no other has takes one for good; one that holds only the bottle of the higher price and has none while
+        another has loses it for good."""
         prices = self.prices
         price = max(prices)
         below = (1 << price) - 1
@@ -567,6 +569,11 @@ class SearchBottle:
         if held:
             if not others_low:
                 return False
+            if len(prices) == 2:
+                lower = 0 if prices[1] > prices[0] else 1
+                owner = self.owners[lower]
+                if owner >= 0 and self.team[seat] >> owner & 1 and not others_low & ((1 << prices[lower]) - 1):
+                    return False
             if low:
                 return None
             if len(prices) == 1:
@@ -579,8 +586,9 @@ class SearchBottle:
         """With two bottles, whether `seat`'s side surely ends with at most one (True) or surely with both (False);
         None when that takes a search. It ends with no more than it holds and has cards below the higher price to
         take (each takes one at most, `bounds`), with at most one where it does not hold the bottle of the lower
-        price and at most one card in play is below that price (a trick takes that bottle only once a card below its
-        price has taken the other, and then only with a second such card), and with at most one where another side
+        price and has at most one card below that price (a trick takes that bottle only once the other's price has
+        fallen below it, so at the end both prices are cards below it, each the side's own that took its bottle
+        last), and with at most one where another side
         surely ends with one (`_fate`); it keeps both where it holds both and no other has such a card, and ends
         with both where both have owners (a bottle, once taken, always has one) and every other side surely ends
         without."""
@@ -595,7 +603,7 @@ class SearchBottle:
         tm = self.team[seat]
         lower = 0 if prices[1] > prices[0] else 1  # the bottle a trick does not take now (the second of a tie)
         owner = owners[lower]
-        if not (owner >= 0 and tm >> owner & 1) and (self.live & ((1 << prices[lower]) - 1)).bit_count() <= 1:
+        if not (owner >= 0 and tm >> owner & 1) and (his & ((1 << prices[lower]) - 1)).bit_count() <= 1:
             return True
         without = True
         for other in range(self.n):
