@@ -588,10 +588,9 @@ class SearchBottle:
         take (each takes one at most, `bounds`), with at most one where it does not hold the bottle of the lower
         price and has at most one card below that price (a trick takes that bottle only once the other's price has
         fallen below it, so at the end both prices are cards below it, each the side's own that took its bottle
-        last), and with at most one where another side
-        surely ends with one (`_fate`); it keeps both where it holds both and no other has such a card, and ends
-        with both where both have owners (a bottle, once taken, always has one) and every other side surely ends
-        without."""
+        last), and with at most one where another side surely ends with one (`_fate`); it keeps both where it holds
+        both and no other has such a card, and ends with both where both have owners (a bottle, once taken, always
+        has one) and every other side surely ends without."""
         prices, owners = self.prices, self.owners
         below = (1 << max(prices)) - 1
         his = self._side_hands(seat) | self._side_lying(seat)
