@@ -252,19 +252,6 @@ def test_at_most_one_of_two_bottles_is_what_every_line_gives() -> None:
     assert asked[True] and asked[False], asked
 
 
-def final_owners(pos: SearchPosition, bottle: int) -> set[int]:
-    """Over every line of play from here: the seats (-1 nobody) that hold bottle `bottle` when the hand ends."""
-    if pos.done():
-        return {pos.owners[bottle]}  # type: ignore[attr-defined]
-    forced = pos.forced()
-    out: set[int] = set()
-    for c in [forced] if forced is not None else pos.legal():
-        pos.play(c)
-        out |= final_owners(pos, bottle)
-        pos.undo()
-    return out
-
-
 def test_the_lower_bottle_is_taken_only_by_cards_below_its_price() -> None:
     """What `_fate_one` and `_fate` rest on, with two bottles and the one a trick does not take now (the lower price,
     the second of a tie): a side that does not hold it ends with both on no line where it has at most one card below

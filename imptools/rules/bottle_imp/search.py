@@ -570,7 +570,7 @@ class SearchBottle:
             if not others_low:
                 return False
             if len(prices) == 2:
-                lower = 0 if prices[1] > prices[0] else 1
+                lower = self._lower_bottle()
                 owner = self.owners[lower]
                 if owner >= 0 and self.team[seat] >> owner & 1 and not others_low & ((1 << prices[lower]) - 1):
                     return False
@@ -581,6 +581,11 @@ class SearchBottle:
             top = self.owners[prices.index(price)]
             return True if held == 1 and top >= 0 and self.team[seat] >> top & 1 else None
         return True if not low else False if not others_low else None
+
+    def _lower_bottle(self) -> int:
+        """With two bottles, the one a trick does not take now: the lower price, the second of a tie."""
+        prices = self.prices
+        return 0 if prices[1] > prices[0] else 1
 
     def _fate_one(self, seat: int) -> bool | None:
         """With two bottles, whether `seat`'s side surely ends with at most one (True) or surely with both (False);
@@ -600,7 +605,7 @@ class SearchBottle:
         if held == len(owners) and not self.live & ~his & below:
             return False
         tm = self.team[seat]
-        lower = 0 if prices[1] > prices[0] else 1  # the bottle a trick does not take now (the second of a tie)
+        lower = self._lower_bottle()
         owner = owners[lower]
         if not (owner >= 0 and tm >> owner & 1) and (his & ((1 << prices[lower]) - 1)).bit_count() <= 1:
             return True
