@@ -17,7 +17,7 @@ GAMES: dict[str, str] = {
 """Game tag value -> module holding its `RULESET`."""
 
 SEARCHES: dict[str, str] = {
-    "bottle-imp": "imptools.rules.bottle_imp.search",
+    "bottle-imp": "imptools.rules.bottle_imp.start",
     "botifarra": "imptools.rules.botifarra.search",
     "ninety-nine": "imptools.rules.ninety_nine.search",
 }

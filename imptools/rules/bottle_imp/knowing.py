@@ -17,8 +17,9 @@ from collections.abc import Sequence
 
 from imptools.record import Game, Hand
 from imptools.rules.base import KnownDeal, Place, Searchable, bits
-from imptools.rules.bottle_imp.search import SearchBottle, played_hand
+from imptools.rules.bottle_imp.search import SearchBottle
 from imptools.rules.bottle_imp.setup import Setup
+from imptools.rules.bottle_imp.start import played_hand
 from imptools.rules.exchange import after_exchange, cards_of
 
 
