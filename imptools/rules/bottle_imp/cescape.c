@@ -45,8 +45,24 @@ typedef unsigned __int128 mask_t;
 #define GAINS_CAP 6000000
 #define FIRST_SLOTS 64
 
-static inline mask_t bit(int c) { return (mask_t)1 << c; }
-static inline mask_t below(int c) { return c <= 0 ? 0 : c >= 128 ? ~(mask_t)0 : bit(c) - 1; }
+/* a card's bit and the cards below it, by table (`fill_bits`, at import): a shift of 128 bits is a branch */
+static mask_t BITS[128], BELOWS[129];
+static void fill_bits(void)
+{
+    for (int c = 0; c < 128; c++) BITS[c] = (mask_t)1 << c;
+    BELOWS[0] = 0;
+    for (int c = 1; c < 128; c++) BELOWS[c] = BITS[c] - 1;
+    BELOWS[128] = ~(mask_t)0;
+}
+static inline mask_t bit(int c) { return BITS[c]; }
+static inline mask_t below(int c) { return BELOWS[c <= 0 ? 0 : c >= 128 ? 128 : c]; }
+/* seat `x` taken round the table of `n` seats: `x % n` by subtraction, as `x` is a seat plus the cards lying (below
+ * three times the seats: with two packs a seat plays twice a trick) */
+static inline int round_seat(int x, int n)
+{
+    while (x >= n) x -= n;
+    return x;
+}
 /* the bits set: the instruction where the build targets it (`POPCNT`), else by halves */
 static inline int popcount64(uint64_t x)
 {
@@ -77,11 +93,19 @@ static inline int low_bit(mask_t x)
 /* A dict of byte strings (at most 255 bytes) to 64-bit values: open addressing, linear probing, doubling at three
  * quarters full; the keys, each as its length and its bytes, one after another in an arena of their own (a key's
  * memory is its length: as a Python int's, the keys of positions late in the hand are short). Only its entries count
- * (`count`), as `len(dict)` does. */
+ * (`count`), as `len(dict)` does. A slot is the top half of its key's hash (with the low bit set; 0: an empty slot),
+ * where the key lies in the arena and the value, 16 bytes: a probe reads one slot, and the key's bytes only where
+ * the halves agree; the slot's place is the hash's low bits. */
 typedef struct {
-    uint64_t *hash; /* 0: an empty slot */
-    uint64_t *val;
-    uint32_t *off; /* where the key lies in `arena` */
+    uint32_t tag;
+    uint32_t off;
+    uint64_t val;
+} Slot;
+
+static inline uint32_t tag_of(uint64_t h) { return (uint32_t)(h >> 32) | 1; }
+
+typedef struct {
+    Slot *slot;
     unsigned char *arena;
     size_t slots, count, used, room;
 } Table;
@@ -109,14 +133,12 @@ static uint64_t hash_key(const unsigned char *k, size_t len)
     h ^= h >> 29;
     h *= 0x94D049BB133111EBULL;
     h ^= h >> 32;
-    return h | 1;
+    return h;
 }
 
 static void table_free(Table *t)
 {
-    free(t->hash);
-    free(t->val);
-    free(t->off);
+    free(t->slot);
     free(t->arena);
     memset(t, 0, sizeof(Table));
 }
@@ -125,9 +147,10 @@ static void table_free(Table *t)
 static inline size_t slot_of(const Table *t, const unsigned char *k, size_t len, uint64_t h)
 {
     size_t mask = t->slots - 1, i = (size_t)h & mask;
-    while (t->hash[i]) {
-        if (t->hash[i] == h) {
-            const unsigned char *at = t->arena + t->off[i];
+    uint32_t tag = tag_of(h);
+    while (t->slot[i].tag) {
+        if (t->slot[i].tag == tag) {
+            const unsigned char *at = t->arena + t->slot[i].off;
             if (at[0] == len && memcmp(at + 1, k, len) == 0) break;
         }
         i = (i + 1) & mask;
@@ -139,8 +162,8 @@ static inline int table_get(const Table *t, const unsigned char *k, size_t len, 
 {
     if (!t->slots) return 0;
     size_t i = slot_of(t, k, len, h);
-    if (!t->hash[i]) return 0;
-    *out = t->val[i];
+    if (!t->slot[i].tag) return 0;
+    *out = t->slot[i].val;
     return 1;
 }
 
@@ -148,28 +171,21 @@ static inline int table_get(const Table *t, const unsigned char *k, size_t len, 
 static int table_grow(Table *t)
 {
     size_t slots = t->slots ? t->slots * 2 : FIRST_SLOTS;
-    uint64_t *hash = calloc(slots, sizeof(uint64_t)), *val = malloc(slots * sizeof(uint64_t));
-    uint32_t *off = malloc(slots * sizeof(uint32_t));
-    if (hash == NULL || val == NULL || off == NULL) {
-        free(hash);
-        free(val);
-        free(off);
+    Slot *slot = calloc(slots, sizeof(Slot));
+    if (slot == NULL) {
         oom = 1;
         return -1;
     }
     size_t mask = slots - 1;
     for (size_t j = 0; j < t->slots; j++) {
-        if (!t->hash[j]) continue;
-        size_t i = (size_t)t->hash[j] & mask;
-        while (hash[i]) i = (i + 1) & mask;
-        hash[i] = t->hash[j];
-        val[i] = t->val[j];
-        off[i] = t->off[j];
+        if (!t->slot[j].tag) continue;
+        const unsigned char *at = t->arena + t->slot[j].off; /* the slot's place again, from its key */
+        size_t i = (size_t)hash_key(at + 1, at[0]) & mask;
+        while (slot[i].tag) i = (i + 1) & mask;
+        slot[i] = t->slot[j];
     }
-    free(t->hash);
-    free(t->val);
-    free(t->off);
-    t->hash = hash, t->val = val, t->off = off, t->slots = slots;
+    free(t->slot);
+    t->slot = slot, t->slots = slots;
     return 0;
 }
 
@@ -178,7 +194,7 @@ static inline void table_set(Table *t, const unsigned char *k, size_t len, uint6
     if (stop) return; /* a value found while unwinding is no value */
     if ((t->count + 1) * 4 > t->slots * 3 && table_grow(t) < 0) return;
     size_t i = slot_of(t, k, len, h);
-    if (!t->hash[i]) {
+    if (!t->slot[i].tag) {
         if (t->used + len + 1 > t->room) {
             size_t room = t->room ? t->room * 2 : 4096;
             while (room < t->used + len + 1) room *= 2;
@@ -191,12 +207,12 @@ static inline void table_set(Table *t, const unsigned char *k, size_t len, uint6
         }
         t->arena[t->used] = (unsigned char)len;
         memcpy(t->arena + t->used + 1, k, len);
-        t->hash[i] = h;
-        t->off[i] = (uint32_t)t->used;
+        t->slot[i].tag = tag_of(h);
+        t->slot[i].off = (uint32_t)t->used;
         t->used += len + 1;
         t->count++;
     }
-    t->val[i] = v;
+    t->slot[i].val = v;
 }
 
 /* `older` dropped, `table` becomes it, a new one starts (`older, table = table, {}`). */
@@ -288,11 +304,11 @@ typedef struct {
 static inline void close_trick(Lines *L, int card, Saved *s)
 {
     int leader = L->leader;
-    L->hands[(leader + L->ntrick) % L->n] ^= bit(card);
+    L->hands[round_seat(leader + L->ntrick, L->n)] ^= bit(card);
     L->trick[L->ntrick++] = card;
     int win, taken;
     judge_prices(L->trick, L->ntrick, L->prices, L->nb, &win, &taken);
-    int winner = (leader + win) % L->n;
+    int winner = round_seat(leader + win, L->n);
     mask_t gone = 0;
     for (int i = 0; i < L->ntrick; i++) gone |= bit(L->trick[i]);
     L->live ^= gone;
@@ -324,7 +340,7 @@ static inline void reopen(Lines *L, const Saved *s)
     memcpy(L->trick, s->trick, sizeof(int) * s->ntrick);
     L->ntrick = s->ntrick - 1;
     L->leader = s->leader;
-    L->hands[(s->leader + L->ntrick) % L->n] |= bit(s->trick[s->ntrick - 1]);
+    L->hands[round_seat(s->leader + L->ntrick, L->n)] |= bit(s->trick[s->ntrick - 1]);
 }
 
 static inline int holds(const Lines *L, int seat)
@@ -350,7 +366,7 @@ static inline mask_t side_lying(const Lines *L, int seat)
     int tm = L->team[seat];
     mask_t lying = 0;
     for (int j = 0; j < L->ntrick; j++)
-        if (tm >> ((L->leader + j) % L->n) & 1) lying |= bit(L->trick[j]);
+        if (tm >> (round_seat(L->leader + j, L->n)) & 1) lying |= bit(L->trick[j]);
     return lying;
 }
 
@@ -558,10 +574,10 @@ static ESolver *esolver_for(Lines *L, int seat, int gaining)
 static uint64_t elast_trick(const Lines *L, int tm, int gaining)
 {
     int cards[MAX_TRICK], n = L->n, leader = L->leader;
-    for (int i = 0; i < n; i++) cards[i] = bitlen(L->hands[(leader + i) % n]) - 1;
+    for (int i = 0; i < n; i++) cards[i] = bitlen(L->hands[round_seat(leader + i, n)]) - 1;
     int win, taken;
     judge_prices(cards, n, L->prices, L->nb, &win, &taken);
-    int winner = (leader + win) % n;
+    int winner = round_seat(leader + win, n);
     if (gaining == AT_MOST_ONE) {
         int kept = taken >= 0 && (tm >> winner & 1);
         for (int i = 0; i < L->nb; i++)
@@ -667,7 +683,7 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
         }
     }
     int lying_count = L->ntrick;
-    int mover = (L->leader + lying_count) % L->n;
+    int mover = round_seat(L->leader + lying_count, L->n);
     int chooser = tm >> mover & 1;
     int cards[MAX_CARDS];
     int k = moves(L, mover, chooser, 0, cards);
@@ -750,10 +766,10 @@ static int gkey(const Lines *L, int tm, unsigned char *key)
 static int64_t glast_trick(const Lines *L, int seat, int tm)
 {
     int cards[MAX_TRICK], n = L->n, leader = L->leader;
-    for (int i = 0; i < n; i++) cards[i] = bitlen(L->hands[(leader + i) % n]) - 1;
+    for (int i = 0; i < n; i++) cards[i] = bitlen(L->hands[round_seat(leader + i, n)]) - 1;
     int win, taken;
     judge_prices(cards, n, L->prices, L->nb, &win, &taken);
-    int winner = (leader + win) % n;
+    int winner = round_seat(leader + win, n);
     int64_t got = (tm >> winner & 1) ? L->in_play : 0;
     if (taken < 0) return holds(L, seat) ? FAILED : got;
     if (tm >> winner & 1) return FAILED;
@@ -818,7 +834,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     if (lo < low) lo = low;
     if (hi > high) hi = high;
     int lying_count = L->ntrick;
-    int mover = (L->leader + lying_count) % L->n;
+    int mover = round_seat(L->leader + lying_count, L->n);
     int chooser = tm >> mover & 1;
     int depth = popcount(live) * 8 + lying_count;
     int cards[MAX_CARDS];
@@ -1299,6 +1315,7 @@ static struct PyModuleDef module = {
 PyMODINIT_FUNC PyInit_cescape(void)
 {
     if (PyType_Ready(&LinesType) < 0) return NULL;
+    fill_bits();
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;
     Py_INCREF(&LinesType);
