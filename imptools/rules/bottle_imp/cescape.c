@@ -366,7 +366,7 @@ static inline mask_t side_lying(const Lines *L, int seat)
     int tm = L->team[seat];
     mask_t lying = 0;
     for (int j = 0; j < L->ntrick; j++)
-        if (tm >> (round_seat(L->leader + j, L->n)) & 1) lying |= bit(L->trick[j]);
+        if (tm >> round_seat(L->leader + j, L->n) & 1) lying |= bit(L->trick[j]);
     return lying;
 }
 
