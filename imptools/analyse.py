@@ -25,7 +25,8 @@ option's start position searched for the choosing player (`imptools.choices`).
 
 `analyse_hand(game, hand_number, from_trick)` is the function the replay and the
 stepper call; `Runner` runs many hands in a process pool or on a Dask cluster, or
-(`--knowing`, fewer hands than workers) the hands here and their worlds there.
+(fewer hands than workers) the hands here and their worlds (`--knowing`) and their
+choices' other options there.
 """
 
 from __future__ import annotations
@@ -500,7 +501,10 @@ def analyse_hand(
 
     With `knowing`, each play's worlds are valued in `jobs` shares on `pool` (any `Executor`: a process pool, a Dask
     cluster's), or on a process pool of `jobs` made for the hand where `pool` is None and `jobs` > 1, while this
-    process values the play with every card visible; the figures do not depend on where the worlds ran."""
+    process values the play with every card visible; the figures do not depend on where the worlds ran. Where
+    `jobs` > 1 the options of a choice shown whole (Botifarra's trump table) other than the one taken go to the same
+    pool (`send_option`) while this process values the one taken: the same values and positions, sooner on more
+    cores, each process with its own search tables."""
     head = (game.path, game.index, hand_number, from_trick)
     deal: KnownDeal | None = None
     if knowing is None:
@@ -522,15 +526,24 @@ def analyse_hand(
     search = Search(pos)
     told = None if on_play is None else (lambda stage, done, total: on_play(done, total, stage))
     asked = from_trick <= 1 and choices
-    valued, nodes = value_choices(found.decisions, search, Search, costly, told) if asked else ((), 0)
+    sending = asked and jobs > 1 and any(d.every and len(d.options) > 1 for d in found.decisions)
+    own = ProcessPoolExecutor(max_workers=jobs) if (deal is not None or sending) and jobs > 1 and pool is None else None
+    pool = pool if pool is not None else own
+    try:
+        elsewhere = None
+        if sending and pool is not None:
+            elsewhere = partial(send_option, pool, game, hand_number, knowing is not None)
+        valued, nodes = value_choices(found.decisions, search, Search, costly, told, elsewhere) if asked else ((), 0)
+    except BaseException:
+        if own is not None:
+            own.shutdown(cancel_futures=True)
+        raise
     out: list[PlayCost] = []
     note = found.note
     total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
     done = 0
     if on_play is not None:
         on_play(done, total, "play")
-    own = ProcessPoolExecutor(max_workers=jobs) if deal is not None and jobs > 1 and pool is None else None
-    pool = pool if pool is not None else own
     try:
         for made, (trick, player, card) in enumerate(found.plays):
             if pos.done() or pos.to_move() != player or card not in pos.legal():
@@ -563,6 +576,38 @@ def analyse_hand(
         if own is not None:
             own.shutdown()
     return HandAnalysis(*head, tuple(out), None, note, search.positions() + nodes, found.marks, valued)
+
+
+def send_option(
+    pool: Executor, game: Game, hand_number: int, knowing: bool, decision: int, option: int
+) -> Callable[[], tuple[int, int]]:
+    """An option of a choice made before the first card sent to `pool` to be valued there (`option_value`); the
+    function that waits for its value and positions (`imptools.choices.Elsewhere`)."""
+    return pool.submit(option_value, (game, hand_number, knowing, decision, option)).result
+
+
+def option_value(task: tuple[Game, int, bool, int, int]) -> tuple[int, int]:
+    """One option of a choice made before the first card valued on a worker, as `value_choices` values it in the
+    hand's own process: the hand laid out again there (as `analyse_hand` lays it out, `knowing` or not), the
+    option's start searched afresh for the choosing player; its value and the positions visited."""
+    game, hand_number, knowing, decision, option = task
+    if knowing:
+        known = get_known_deal(game.game_name)
+        assert known is not None
+        deal = known(game, hand_number)
+        assert not isinstance(deal, str)
+        found: PlayedHand | str = deal.played
+    else:
+        found = played_hand(game, hand_number)
+    assert not isinstance(found, str)
+    d = found.decisions[decision]
+    start = d.options[option].start
+    assert start is not None
+    search = Search(start())
+    try:
+        return search.value(d.player), search.positions()
+    finally:
+        search.close()
 
 
 # --------------------------------------------------------------------------- on what the player knew
@@ -704,11 +749,12 @@ def cores() -> int:
         return os.cpu_count() or 1
 
 
-def worlds_spread(tasks: Sequence[Task], slots: int) -> bool:
-    """Whether `slots` workers take the worlds of hands analysed here rather than whole hands: for a knowing
-    analysis of fewer hands than workers (with as many hands as workers, whole hands keep every worker busy and
-    nothing is sent per play)."""
-    return len(tasks) < slots and any(t.knowing is not None for t in tasks)
+def work_spread(tasks: Sequence[Task], slots: int) -> bool:
+    """Whether `slots` workers take the work of hands analysed here rather than whole hands: for fewer hands than
+    workers, where a hand has work to share out, each play's worlds (a knowing analysis) or its choices' options
+    (from trick 1, the choices asked); with as many hands as workers, whole hands keep every worker busy and
+    nothing is sent off a hand."""
+    return len(tasks) < slots and any(t.knowing is not None or (t.choices and t.from_trick <= 1) for t in tasks)
 
 
 def one_by_one(
@@ -727,8 +773,9 @@ def one_by_one(
 class Runner:
     """Where the hands are analysed: in this process, a process pool of `jobs`, or a Dask cluster (`scheduler`).
 
-    With `--knowing` and fewer hands than workers (`worlds_spread`), the hands are analysed here one after
-    another and each play's worlds are shared out to the workers (the pool's processes or the cluster's threads);
+    With fewer hands than workers (`work_spread`), the hands are analysed here one after another and their work
+    is shared out to the workers (the pool's processes or the cluster's threads): with `--knowing`, each play's
+    worlds; from trick 1, the options of a choice shown whole other than the one taken (Botifarra's trump table);
     otherwise whole hands go to the workers.
     """
 
@@ -744,7 +791,7 @@ class Runner:
     def in_process(self, tasks: Sequence[Task]) -> bool:
         """Whether `results` analyses the hands here, one after another, without a cluster (and so can tell of each
         play; with a cluster, that depends on its size: `results` tells of each play wherever it can)."""
-        return self.scheduler is None and (self.jobs <= 1 or len(tasks) <= 1 or worlds_spread(tasks, self.jobs))
+        return self.scheduler is None and (self.jobs <= 1 or len(tasks) <= 1 or work_spread(tasks, self.jobs))
 
     def results(
         self, tasks: Sequence[Task], on_play: Callable[[Task, int, int, str], None] | None = None
@@ -755,9 +802,9 @@ class Runner:
         Raises `imptools.cluster.ClusterUnavailable` when the cluster asked for cannot run the work."""
         if self.scheduler is not None:
             yield from on_cluster(tasks, self.scheduler, on_play, self.lost)
-        elif self.jobs <= 1 or (len(tasks) <= 1 and not worlds_spread(tasks, self.jobs)):
+        elif self.jobs <= 1 or (len(tasks) <= 1 and not work_spread(tasks, self.jobs)):
             yield from one_by_one(tasks, on_play)
-        elif worlds_spread(tasks, self.jobs):
+        elif work_spread(tasks, self.jobs):
             with ProcessPoolExecutor(max_workers=self.jobs) as pool:
                 yield from one_by_one(tasks, on_play, self.jobs, pool)
         else:
@@ -772,8 +819,9 @@ def on_cluster(
     lost: list[str] | None = None,
 ) -> Iterator[HandAnalysis]:
     """Analyse `tasks` on the Dask distributed cluster whose scheduler listens at `address`, each result in
-    their order as soon as it is done: whole hands on its workers, or (`worlds_spread` over the cluster's threads)
-    the hands here and each play's worlds in as many shares as the cluster has threads.
+    their order as soon as it is done: whole hands on its workers, or (`work_spread` over the cluster's threads)
+    the hands here, each play's worlds in as many shares as the cluster has threads and their choices' options
+    there.
 
     A hand whose work the cluster lost (`WorkLost`: its worker died) is not analysed, with the reason, and told to
     `lost`; the others go on. Raises `ClusterUnavailable` where the cluster cannot run the work at all
@@ -781,7 +829,7 @@ def on_cluster(
     from imptools.cluster import WorkLost, connect
 
     with connect(address) as cluster:
-        spread = worlds_spread(tasks, cluster.workers())
+        spread = work_spread(tasks, cluster.workers())
         futures = [] if spread else cluster.map(run_task, tasks)
         for i, t in enumerate(tasks):
             try:

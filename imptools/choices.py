@@ -66,12 +66,19 @@ class _Steps:
         self.done += 1
 
 
+Elsewhere = Callable[[int, int], Callable[[], tuple[int, int]]]
+"""Sends option `o` of decision `d` (indices in `PlayedHand.decisions` and its `options`) to be valued elsewhere, as
+`value_choices` values it here (a fresh search of its start); returns the function that waits for its value and the
+positions its search visited."""
+
+
 def value_choices(
     decisions: Sequence[Decision],
     search: Search,
     new_search: Callable[[SearchPosition], Search],
     costly: bool = False,
     told: Told | None = None,
+    elsewhere: Elsewhere | None = None,
 ) -> tuple[tuple[ChoiceValue, ...], int]:
     """The options of `decisions` valued for their players, and the positions the other options' searches visited:
     `search` stands at the hand's start (the option taken is valued there, sharing its tables with the plays'
@@ -81,14 +88,33 @@ def value_choices(
     Where every option is shown (`Decision.every`), each is valued exactly; else
     the one taken, and, where the decision is not `costly` or `costly` asks for it,
     the best option when it does better (each option asked only whether it beats
-    the best so far: a null window).
+    the best so far: a null window). With `elsewhere`, the options of a decision
+    shown whole other than the one taken are sent off first (other processes), the
+    one taken is valued here meanwhile, and then their values are waited for: the
+    same values and positions as here, each option's search being a fresh one.
     """
     out: list[ChoiceValue] = []
     nodes = 0
-    for d in decisions:
+    for index, d in enumerate(decisions):
         made = next((o for o in d.options if o.start is None), None)
         only_made = not d.every and d.costly and not costly
         tell = _Steps(told, f"{d.kind} option", (1 if made is not None else 0) if only_made else len(d.options))
+        if d.every and elsewhere is not None:
+            sent = {i: elsewhere(index, i) for i, o in enumerate(d.options) if o.start is not None}
+            found: dict[int, int] = {}
+            for i, o in enumerate(d.options):
+                if o.start is None:
+                    tell.next()
+                    found[i] = search.value(d.player)
+            for i, wait in sent.items():
+                tell.next()
+                found[i], visited = wait()
+                nodes += visited
+            for i, o in enumerate(d.options):
+                v = found[i]
+                note = d.note(v) if o.start is None and d.note is not None else ""
+                out.append(ChoiceValue(d.kind, d.player, o.text, v, o.start is None, note))
+            continue
         if d.every:
             # the other options first: each search's tables are gone before the hand's own grow
             values: dict[int, int] = {}

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from imptools import __version__ as VERSION
-from imptools.analyse import KnowingAsk, Runner, Task, tasks_for, worlds_spread
+from imptools.analyse import KnowingAsk, Runner, Task, tasks_for, work_spread
 from imptools.reader import read_games
 from imptools.simulate import Options, simulate
 
@@ -114,7 +114,7 @@ def test_the_worlds_of_a_few_hands_are_shared_by_the_cluster_and_progress_is_tol
 
 def test_as_many_hands_as_threads_go_whole_to_the_cluster(cluster: Any) -> None:
     tasks = tasks_for(list(read_games(record_text(2, seed=3))), from_trick=7, knowing=KnowingAsk(8, 2))
-    assert not worlds_spread(tasks, 2) and worlds_spread(tasks[:1], 2)
+    assert not work_spread(tasks, 2) and work_spread(tasks[:1], 2)
     before = ran_on_workers(cluster.scheduler_address)
     remote = Runner(scheduler=cluster.scheduler_address).run(tasks)
     after = ran_on_workers(cluster.scheduler_address)
@@ -304,7 +304,7 @@ def test_a_worker_killed_under_a_hands_worlds_loses_that_hand_only(fragile: Any)
     games = list(read_games(record_text(2, seed=7)))
     tasks = tasks_for(games, from_trick=5, knowing=KnowingAsk(10, 5))[:1]
     runner = Runner(scheduler=fragile.scheduler_address)
-    assert worlds_spread(tasks, 2)
+    assert work_spread(tasks, 2)
     killed: list[str] = []
     killer = threading.Thread(
         target=lambda: killed.append(kill_a_worker_running(fragile.scheduler_address, "world_share"))

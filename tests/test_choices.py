@@ -7,14 +7,17 @@ from __future__ import annotations
 import gc
 import json
 import weakref
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
 from itertools import combinations
 from pathlib import Path
 from random import Random
+from typing import Any, TypeVar
 
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import HandAnalysis, Search, analyse_hand, played_hand
+from imptools.analyse import HandAnalysis, Runner, Search, analyse_hand, played_hand, tasks_for, work_spread
 from imptools.choices import ChoiceValue, value_choices
 from imptools.cli.app import app
 from imptools.reader import read_games
@@ -32,6 +35,8 @@ from imptools.rules.ninety_nine.scoring import DECLARE, Declaration, score_hand
 from imptools.rules.ninety_nine.search import SearchNinetyNine, bid_options
 from imptools.rules.tricks import turn_order
 from imptools.simulate import Options, simulate
+
+T = TypeVar("T")
 
 FOUR = ("Ana", "Bernat", "Carles", "Dolors")
 TABLES = [("partnership", r) for r in (LLIURE, OBLIGADA, CARREGAR)]
@@ -425,3 +430,37 @@ def test_the_bottle_imp_has_no_choice_before_the_first_card() -> None:
     found = played_hand(game, 1)
     assert not isinstance(found, str) and found.decisions == ()
     assert HandAnalysis(None, 1, 1, 1).to_dict()["choices"] == []
+
+
+class CountingPool(ProcessPoolExecutor):
+    """A real process pool that notes the name of each function sent to it, and the processes that ran them."""
+
+    def __init__(self, workers: int) -> None:
+        super().__init__(max_workers=workers)
+        self.sent: list[str] = []
+
+    def submit(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> Future[T]:
+        self.sent.append(getattr(fn, "__name__", ""))
+        return super().submit(fn, *args, **kwargs)
+
+
+def test_the_other_trumps_on_other_processes_value_the_hand_alike() -> None:
+    """With two jobs a hand's trump options other than the one named are valued on the pool's processes while the
+    hand's process values the one named: the same analysis, positions included, as on one process; progress is
+    told of each option, then of each play. `Runner` does so for one hand from trick 1 (`work_spread`); from a later
+    trick, without the choices, or with as many hands as jobs, nothing is shared out of a hand."""
+    game = record("three", OBLIGADA, 3)
+    heard: list[tuple[str, int, int]] = []
+    alone = analyse_hand(game, 1, jobs=1)
+    with CountingPool(2) as pool:
+        shared = analyse_hand(
+            game, 1, jobs=2, pool=pool, on_play=lambda done, total, stage: heard.append((stage, done, total))
+        )
+    assert pool.sent == ["option_value"] * 4
+    assert shared == alone and len(shared.choices) == 5 and shared.nodes == alone.nodes
+    plays = [("play", done, len(shared.plays)) for done in range(len(shared.plays) + 1)]
+    assert heard == [("trump option", done, 5) for done in range(5)] + plays
+    tasks = tasks_for([game, record("three", LLIURE, 6)])
+    assert work_spread(tasks[:1], 2) and not work_spread(tasks, 2)
+    assert not work_spread(tasks_for([game], from_trick=2), 2) and not work_spread(tasks_for([game], choices=False), 2)
+    assert Runner(2).run(tasks[:1]) == [alone]

@@ -617,7 +617,13 @@ def analyse(
     json: JsonOpt = False,
     jobs: Annotated[
         int | None,
-        typer.Option("--jobs", "-j", min=1, metavar="N", help="Hands (or one hand's worlds) at once (default: cores)."),
+        typer.Option(
+            "--jobs",
+            "-j",
+            min=1,
+            metavar="N",
+            help="Hands (or one hand's worlds, or its other trumps) at once (default: cores).",
+        ),
     ] = None,
     scheduler: Annotated[
         str | None,
