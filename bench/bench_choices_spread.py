@@ -21,26 +21,14 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
+
+from bench_knowing_spread import timed  # beside this script
 
 from imptools.simulate import Options, simulate
 
 NAMES = ("Adam", "Betty", "Christian", "Doris")
-
-
-def run(command: list[str]) -> tuple[float, float, bytes]:
-    """Wall and CPU seconds (the command and its children) and the output of `command`."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(command, stdout=subprocess.PIPE)
-    out = proc.stdout.read() if proc.stdout is not None else b""
-    _, status, usage = os.wait4(proc.pid, 0)
-    wall = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status) != 0:
-        sys.exit(f"{' '.join(command)} failed")
-    return wall, usage.ru_utime + usage.ru_stime, out
 
 
 def main() -> None:
@@ -62,7 +50,7 @@ def main() -> None:
                 outs: dict[str, bytes] = {}
                 ways = ["j1", "j2"] if (hand + r) % 2 else ["j2", "j1"]
                 for way in ways:
-                    wall, cpu, out = run([*imp, "analyse", path, "--hand", str(hand), "--json", "--jobs", way[1]])
+                    wall, cpu, out = timed([*imp, "analyse", path, "--hand", str(hand), "--json", "--jobs", way[1]])
                     outs[way] = out
                     walls[way].append(wall)
                     print(f"{args.variant} hand {hand} round {r + 1} {way}: wall {wall:.2f} s, cpu {cpu:.2f} s")

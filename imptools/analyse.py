@@ -530,21 +530,14 @@ def analyse_hand(
     own = ProcessPoolExecutor(max_workers=jobs) if (deal is not None or sending) and jobs > 1 and pool is None else None
     pool = pool if pool is not None else own
     try:
-        elsewhere = None
-        if sending and pool is not None:
-            elsewhere = partial(send_option, pool, game, hand_number, knowing is not None)
-        valued, nodes = value_choices(found.decisions, search, Search, costly, told, elsewhere) if asked else ((), 0)
-    except BaseException:
-        if own is not None:
-            own.shutdown(cancel_futures=True)
-        raise
-    out: list[PlayCost] = []
-    note = found.note
-    total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
-    done = 0
-    if on_play is not None:
-        on_play(done, total, "play")
-    try:
+        sent = None if not sending or pool is None else partial(send_option, pool, game, hand_number, deal is not None)
+        valued, nodes = value_choices(found.decisions, search, Search, costly, told, sent) if asked else ((), 0)
+        out: list[PlayCost] = []
+        note = found.note
+        total = sum(1 for trick, _, _ in found.plays if trick >= from_trick)
+        done = 0
+        if on_play is not None:
+            on_play(done, total, "play")
         for made, (trick, player, card) in enumerate(found.plays):
             if pos.done() or pos.to_move() != player or card not in pos.legal():
                 note = (
