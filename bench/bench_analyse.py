@@ -23,9 +23,10 @@ import argparse
 import statistics
 import time
 
-from imptools.analyse import Search, analyse_hand, played_hand
+from imptools.analyse import analyse_hand, played_hand
 from imptools.reader import read_games
 from imptools.record import Game
+from imptools.search import Search
 from imptools.simulate import Options, simulate
 
 

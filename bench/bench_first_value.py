@@ -19,8 +19,9 @@ import time
 
 from bench_botifarra import TABLES, game_of
 
-from imptools.analyse import Search, played_hand
+from imptools.analyse import played_hand
 from imptools.rules.botifarra.position import SearchBotifarra, new_solver
+from imptools.search import Search
 
 
 def main() -> None:

@@ -27,8 +27,8 @@ from bench_botifarra import TABLES, game_of
 import imptools.analyse as analyse
 import imptools.choices as choices
 import imptools.rules.botifarra.position as position
-from imptools.analyse import Search
 from imptools.rules.base import Decision, SearchPosition
+from imptools.search import Search
 
 
 def main() -> None:

@@ -56,7 +56,7 @@ def trial(words: list[str]) -> None:
     `--escape-cap=N` (the entries of a generation of `Gains`' and `Escape`'s tables: `escape.GAINS_CAP`,
     `escape.ESCAPE_CAP`)."""
     import imptools.rules.bottle_imp.escape as escape
-    from imptools.analyse import Search
+    from imptools.search import Search
 
     for word in words:
         name, _, number = word.partition("=")

@@ -3,7 +3,7 @@
 A game's search offers them (`PlayedHand.decisions`: `Decision`, `Option` in
 `imptools.rules.base`); `value_choices` values each option as the choosing
 player's value of the position play would start from had he taken it, with the
-analysis's search (`imptools.analyse.Search`, handed in: this module never
+analysis's search (`imptools.search.Search`, handed in: this module never
 imports it), and `ChoiceValue` is one option valued, as `imp analyse` shows it.
 docs/ANALYSIS.md says what is valued in each game.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 from imptools.rules.base import Decision, SearchPosition
 
 if TYPE_CHECKING:
-    from imptools.analyse import Entry, Search
+    from imptools.search import Entry, Search
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,7 +1,7 @@
 """Values cut at a horizon: the paranoid search of `imptools.analyse`, stopped after so many tricks and the rest
 estimated, deepened a trick at a time while a budget of positions lasts.
 
-Early in a long hand the exact search (`imptools.analyse.Search`) cannot value a world in a fraction of a second.
+Early in a long hand the exact search (`imptools.search.Search`) cannot value a world in a fraction of a second.
 `HorizonSearch` values a position the same way (P's side maximises P's result, every other player minimises it,
 every card visible) but only `plies` cards deep: a position reached there is valued by an estimate, P's result
 as the rules' scoring gives it for the cards taken so far (`SearchPosition.result` of a hand not yet over: the

@@ -4,7 +4,7 @@ Perfect-information Monte Carlo, as bridge programs play: at each decision the h
 and exchange lines, the calls and bids, the plays), and `imptools.worlds.Worlds` draws worlds uniformly among
 those consistent with what the player to move has seen (issue 27's definition: his own cards and their history,
 every card played and by whom, what the rules show the table). Each world is valued by the analysis search
-(`imptools.analyse.Search`: the paranoid value, every card of that world visible) after each of his legal cards,
+(`imptools.search.Search`: the paranoid value, every card of that world visible) after each of his legal cards,
 and he plays the card with the best mean; ties go to the card the game's greedy bot would play, else the lowest.
 
 The worlds are capped (`Thinking.worlds`), and so is the thinking (`Thinking.think`): counted in search positions
@@ -24,9 +24,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from random import Random
 
-from imptools.analyse import Search, world_values
+from imptools.analyse import world_values
 from imptools.horizon import horizon_values
 from imptools.rules.base import HandSimulator, Position
+from imptools.search import Search
 
 Told = Callable[[int, "int | None"], None]
 """Hears of a world valued: the positions it took, and how many cards deep it looked where a horizon cut it (None
@@ -61,7 +62,7 @@ def values(
     """The sum over the worlds drawn of each legal card's value for `player`, who is to move after the first `made`
     plays of the one hand `record` holds (empty where no world can be laid out).
 
-    With `exact` each world is solved to the end of the hand (`imptools.analyse.Search`; a world is never cut
+    With `exact` each world is solved to the end of the hand (`imptools.search.Search`; a world is never cut
     short); else each world is valued by the search cut at a horizon (`imptools.horizon.horizon_values`) within its
     share of the budget, the budget over the most worlds. `told` hears of each world's valuation."""
     from imptools.reader import read_games

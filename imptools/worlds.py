@@ -17,7 +17,7 @@ API (stable; `imp analyse --knowing` and the bots that play by what they know us
   Lopaka's automaton. A player may play from several places only where all but one are shown (the Bottle Imp's
   open pack, a pile's top card), so everyone knows which place each card he played came from.
 - `Worlds.position(world) -> SearchPosition | None`: the position after the `made` plays, every card of that world
-  visible (a game-tree search values it: `imptools.analyse.Search`), or None when the world is not consistent.
+  visible (a game-tree search values it: `imptools.search.Search`), or None when the world is not consistent.
 - `Worlds.all(limit=ENUMERATE_CAP) -> list[World]`: every consistent world, in a fixed order (`TooMany` past
   `limit` candidates).
 - `Worlds.sample(n, rng) -> list[World]`: `n` worlds drawn independently and uniformly from the consistent ones

@@ -13,11 +13,12 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import Runner, Search, analyse_hand, best_line, played_hand, tasks_for
+from imptools.analyse import Runner, analyse_hand, played_hand, tasks_for
 from imptools.check import judge_game
 from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
+from imptools.search import Search, best_line
 from imptools.simulate import Options, simulate
 
 ROOT = Path(__file__).resolve().parents[1]

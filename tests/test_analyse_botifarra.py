@@ -9,7 +9,7 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import Search, analyse_hand, best_line, played_hand
+from imptools.analyse import analyse_hand, played_hand
 from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
@@ -24,6 +24,7 @@ from imptools.rules.botifarra.setup import setup_of
 from imptools.rules.botifarra.simulate import BotifarraPosition
 from imptools.rules.exchange import after_exchange
 from imptools.rules.tricks import hand_dealers
+from imptools.search import Search, best_line
 from imptools.simulate import Options, simulate
 
 FOUR = ("Ana", "Bernat", "Carles", "Dolors")

@@ -10,7 +10,7 @@ from random import Random
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import Search, analyse_hand, best_line, played_hand
+from imptools.analyse import analyse_hand, played_hand
 from imptools.cli.app import app
 from imptools.reader import read_games
 from imptools.record import Game
@@ -20,6 +20,7 @@ from imptools.rules.ninety_nine.scoring import DECLARE, REVEAL, Declaration
 from imptools.rules.ninety_nine.search import MARKS, SearchNinetyNine
 from imptools.rules.ninety_nine.setup import Setup
 from imptools.rules.ninety_nine.simulate import NinetyNinePosition, NinetyNineSimulator
+from imptools.search import Search, best_line
 from imptools.simulate import Options, simulate
 
 NAMES = ("Al", "Bo", "Cy")

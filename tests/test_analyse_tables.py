@@ -10,10 +10,11 @@ from random import Random
 
 import pytest
 
-from imptools.analyse import Search, analyse_hand, played_hand
+from imptools.analyse import analyse_hand, played_hand
 from imptools.check import judge_game
 from imptools.reader import read_games
 from imptools.rules.bottle_imp.search import SearchBottle
+from imptools.search import Search
 from imptools.simulate import Options, simulate
 from tests.test_analyse import NAMES, endgame, keyed_minimax, minimax
 

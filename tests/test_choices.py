@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import pytest
 from typer.testing import CliRunner
 
-from imptools.analyse import HandAnalysis, Runner, Search, analyse_hand, played_hand, tasks_for, work_spread
+from imptools.analyse import HandAnalysis, Runner, analyse_hand, played_hand, tasks_for, work_spread
 from imptools.choices import ChoiceValue, value_choices
 from imptools.cli.app import app
 from imptools.reader import read_games
@@ -34,6 +34,7 @@ from imptools.rules.ninety_nine.cards import DECK, legal_cards, spell, trick_win
 from imptools.rules.ninety_nine.scoring import DECLARE, Declaration, score_hand
 from imptools.rules.ninety_nine.search import SearchNinetyNine, bid_options
 from imptools.rules.tricks import turn_order
+from imptools.search import Search
 from imptools.simulate import Options, simulate
 
 T = TypeVar("T")

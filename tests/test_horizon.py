@@ -7,10 +7,11 @@ from collections.abc import Iterator
 
 import pytest
 
-from imptools.analyse import Search, played_hand
+from imptools.analyse import played_hand
 from imptools.horizon import HorizonSearch, first_cost, horizon_values
 from imptools.reader import read_games
 from imptools.rules.base import SearchPosition
+from imptools.search import Search
 from imptools.simulate import Options, simulate
 
 TABLES = [

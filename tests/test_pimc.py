@@ -8,7 +8,7 @@ from random import Random
 
 import pytest
 
-from imptools.analyse import Search, played_hand
+from imptools.analyse import played_hand
 from imptools.check import judge_game
 from imptools.pimc import RATE, Thinking, values
 from imptools.reader import read_games
@@ -17,6 +17,7 @@ from imptools.rules import get_ruleset
 from imptools.rules.bottle_imp.setup import Setup
 from imptools.rules.bottle_imp.simulate import BottlePosition
 from imptools.rules.exchange import after_exchange
+from imptools.search import Search
 from imptools.simulate import Options, SimulationError, simulate
 from imptools.worlds import Worlds
 

@@ -18,6 +18,20 @@ if TYPE_CHECKING:
 
     from imptools.analyse import HandAnalysis, KnowingAsk, Runner, Task
 
+AnalyseJobsOpt = Annotated[
+    int | None,
+    typer.Option(
+        "--jobs",
+        "-j",
+        min=1,
+        metavar="N",
+        help="Hands (or one hand's worlds, or its other trumps) at once (default: cores).",
+    ),
+]
+SchedulerOpt = Annotated[
+    str | None,
+    typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands (or the worlds) to this Dask scheduler."),
+]
 KnowingOpt = Annotated[
     bool,
     typer.Option("--knowing", help="Value each play on what its player knew too (the worlds he could be in)."),

@@ -15,10 +15,12 @@ import typer
 
 from imptools.cli import output as shell
 from imptools.cli.analysing import (
+    AnalyseJobsOpt,
     BidsOpt,
     KnowingOpt,
     NoChoicesOpt,
     SamplesOpt,
+    SchedulerOpt,
     SeedOpt,
     analysed,
     choices_asked,
@@ -615,20 +617,8 @@ def analyse(
         int, typer.Option("--from-trick", min=1, metavar="N", help="Value the plays from trick N on.")
     ] = 1,
     json: JsonOpt = False,
-    jobs: Annotated[
-        int | None,
-        typer.Option(
-            "--jobs",
-            "-j",
-            min=1,
-            metavar="N",
-            help="Hands (or one hand's worlds, or its other trumps) at once (default: cores).",
-        ),
-    ] = None,
-    scheduler: Annotated[
-        str | None,
-        typer.Option("--scheduler", metavar="ADDRESS", help="Send the hands (or the worlds) to this Dask scheduler."),
-    ] = None,
+    jobs: AnalyseJobsOpt = None,
+    scheduler: SchedulerOpt = None,
     knowing: KnowingOpt = False,
     samples: SamplesOpt = "100",
     seed: SeedOpt = 0,

@@ -20,7 +20,7 @@ NO_BOUND = 0xFFFF
 
 ESCAPE_CAP = 1_000_000
 """Entries in one of `Escape`'s tables before it becomes the older generation (still read) and a new one starts;
-the one before it is then dropped (as `imptools.analyse.TABLE_CAP`)."""
+the one before it is then dropped (as `imptools.search.TABLE_CAP`)."""
 
 GAINS_CAP = 6_000_000
 """The same for `Gains`' tables, whose entries are one integer each (`NO_BOUND`): six times `ESCAPE_CAP`. A coin

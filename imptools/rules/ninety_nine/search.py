@@ -47,10 +47,10 @@ DEAD: Final = -1
 """The need of a player who can no longer take exactly his bid (or whose bid is unknown)."""
 
 INF: Final = 1 << 40
-"""Beyond any result (as `imptools.analyse.INF`)."""
+"""Beyond any result (as `imptools.search.INF`)."""
 
 ANSWER_CAP: Final = 1_000_000
-"""Entries in a player's table of `answer` before it becomes the older generation (as `imptools.analyse.TABLE_CAP`)."""
+"""Entries in a player's table of `answer` before it becomes the older generation (as `imptools.search.TABLE_CAP`)."""
 
 BOUND_BITS: Final = 24
 """Bits for each bound of an entry of `answer`'s table: a bound relative to the player's tricks plus `BIAS`, 0 for
@@ -143,7 +143,7 @@ class SearchNinetyNine:
         self._runs: dict[int, tuple[tuple[int, ...], ...]] = {}
         self._answers = AnswerTables()
         self.answer_nodes = 0
-        """The positions `answer` visited below the windows it was asked (`imptools.analyse.Search.positions`)."""
+        """The positions `answer` visited below the windows it was asked (`imptools.search.Search.positions`)."""
 
     def _bit(self, card: int) -> int:
         return self.joker_bit if card == JOKER else card
@@ -352,7 +352,7 @@ class SearchNinetyNine:
     # ----------------------------------------------------------------------- the search, compiled
 
     def answer(self, player: str, alpha: int, beta: int) -> int | None:
-        """Any window: `imptools.analyse.Search`'s alpha-beta as it runs on this position (every player's cards
+        """Any window: `imptools.search.Search`'s alpha-beta as it runs on this position (every player's cards
         by his history count, the table's card first, `bounds`, one table of two generations per player), here in
         the module the build compiles, where the search's own loop is interpreted Python calling this class's
         methods at every node: the same values, a few times faster. (The search keeps in its own table only the
@@ -510,7 +510,7 @@ class SearchNinetyNine:
             store["answer"] = self._answers
 
     def release(self) -> None:
-        """Drop `answer`'s tables (`imptools.analyse.Search.close`)."""
+        """Drop `answer`'s tables (`imptools.search.Search.close`)."""
         self._answers = AnswerTables()
 
     def _suit_runs(self, shift: int, live: int, mine: int) -> tuple[tuple[int, ...], ...]:
