@@ -82,7 +82,7 @@ def value_choices(
 ) -> tuple[tuple[ChoiceValue, ...], int]:
     """The options of `decisions` valued for their players, and the positions the other options' searches visited:
     `search` stands at the hand's start (the option taken is valued there, sharing its tables with the plays'
-    values), `new_search` starts a search of another option's start (`analyse.Search`); `told` hears of each
+    values), `new_search` starts a search of another option's start (`search.Search`); `told` hears of each
     option as its search starts (a progress bar's words: a partnership hand spends most of its time here).
 
     Where every option is shown (`Decision.every`), each is valued exactly; else

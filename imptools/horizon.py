@@ -1,4 +1,4 @@
-"""Values cut at a horizon: the paranoid search of `imptools.analyse`, stopped after so many tricks and the rest
+"""Values cut at a horizon: the paranoid search of `imptools.search`, stopped after so many tricks and the rest
 estimated, deepened a trick at a time while a budget of positions lasts.
 
 Early in a long hand the exact search (`imptools.search.Search`) cannot value a world in a fraction of a second.

@@ -480,13 +480,13 @@ class SearchBotifarra:
 
     @property
     def bisect(self) -> bool:
-        """Whether the search's null windows should halve the interval between two bounds (`analyse.Search.value`)
+        """Whether the search's null windows should halve the interval between two bounds (`search.Search.value`)
         rather than start from the bound the last one returned: the solver's fail-soft bounds lie close to the
         window, so MTD(f)'s steps would go down a point at a time."""
         return True
 
     def release(self) -> None:
-        """Drop the solvers' tables and the bounds kept (`analyse.Search.close`): a trump table's option searched,
+        """Drop the solvers' tables and the bounds kept (`search.Search.close`): a trump table's option searched,
         its `Duel` (up to 384 MB) is freed at once, before the next option's grows. The positions visited stay
         counted (`answer_nodes`); a later `answer` starts a fresh solver."""
         self._released = self.answer_nodes

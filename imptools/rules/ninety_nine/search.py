@@ -377,7 +377,7 @@ class SearchNinetyNine:
         beta: int,
         root: bool,
     ) -> int:
-        """`analyse.Search`'s `search` for `player` (at `seat`); the window's own position (`root`) was counted
+        """`search.Search`'s `search` for `player` (at `seat`); the window's own position (`root`) was counted
         by the search that asked it."""
         if not root:
             self.answer_nodes += 1
