@@ -7,7 +7,7 @@ python bench/bench_duel.py --python     # the Python class even where the build 
 
 A simulated hand (`imptools.simulate`, seed `--seed`) played by the record to trick `--trick`; from there, for each
 trump of the trump table (the same cards, `search.TRUMPS`, `search.start_cards`), a fresh `Duel` is asked the value
-of the player to move by the null windows `analyse.Search.value` asks (on the count, from 0 by doubling steps, then
+of the player to move by the null windows `search.Search.value` asks (on the count, from 0 by doubling steps, then
 halving), each window's positions with `--verbose`. With `--chain`, in the order `imp analyse` values the trump
 table (`imptools.choices`: the trumps not named first, in the table's order, then the named one), each from the
 value of the one before (the first from 0), a first guess tried and not kept (docs/PERFORMANCE.md). Positions are

@@ -68,6 +68,7 @@ def main() -> None:
         new_search: Callable[[SearchPosition], Search],
         costly: bool,
         told: choices.Told | None = None,
+        elsewhere: choices.Elsewhere | None = None,
     ) -> tuple[tuple[choices.ChoiceValue, ...], int]:
         spent: list[tuple[int, float, str]] = []
         searched.append(search)
@@ -86,7 +87,7 @@ def main() -> None:
             return s
 
         began = time.process_time()
-        out, nodes = valued(decisions, search, timed, costly, told)
+        out, nodes = valued(decisions, search, timed, costly, told, elsewhere)
         cpu = time.process_time() - began
         others = iter(spent)
         for c in out:

@@ -29,6 +29,7 @@ from typing import Any
 from tables import game_of, trial  # bench/tables.py, beside this script
 
 import imptools.analyse as analyse
+import imptools.search as search
 
 
 def main() -> None:
@@ -45,12 +46,12 @@ def main() -> None:
     guesses = {int(n): int(v) for n, v in (g.split("=") for g in args.guess)}
     values: list[tuple[int, str, int | None, int, int, list[tuple[int, int, int]]]] = []
     probes: list[tuple[int, int, int]] = []
-    INF = analyse.INF
-    searcher = analyse.Search._searcher
+    INF = search.INF
+    searcher = search.Search._searcher
     trial(["--halve"] if args.halve else [])  # `bench_analyse.py --tables --halve`'s own setting
-    value = analyse.Search.value
+    value = search.Search.value
 
-    def logged_searcher(self: analyse.Search, player: str) -> Callable[[int, int], int]:
+    def logged_searcher(self: search.Search, player: str) -> Callable[[int, int], int]:
         search = searcher(self, player)
 
         def probe(alpha: int, beta: int) -> int:
@@ -63,7 +64,7 @@ def main() -> None:
 
         return probe
 
-    def logged_value(self: analyse.Search, player: str, alpha: int = -INF, beta: int = INF, **kw: Any) -> int:
+    def logged_value(self: search.Search, player: str, alpha: int = -INF, beta: int = INF, **kw: Any) -> int:
         if alpha > -INF or beta < INF:
             return value(self, player, alpha, beta, **kw)
         number = len(values)
@@ -79,8 +80,8 @@ def main() -> None:
             print(f"value {number}: {player} (before {last}) {v}, {values[-1][4]:,} positions", flush=True)
         return v
 
-    analyse.Search._searcher = logged_searcher  # type: ignore[method-assign]
-    analyse.Search.value = logged_value  # type: ignore[method-assign]
+    search.Search._searcher = logged_searcher  # type: ignore[method-assign]
+    search.Search.value = logged_value  # type: ignore[method-assign]
     game = game_of(args.table, 20 if args.table.startswith("4") else 5, args.seed)
     start = time.process_time()
     a = analyse.analyse_hand(game, args.hand, 1)  # type: ignore[arg-type]

@@ -52,7 +52,7 @@ def game_of(table: str, hands: int, seed: int) -> object:
 
 def trial(words: list[str]) -> None:
     """Set in this process what `bench_analyse.py --tables` asks to try: `--halve` (the position's `bisect`: once a
-    value lies between two bounds, MTD(f) probes the middle, `analyse.Search.value`), `--gains-cap=N` and
+    value lies between two bounds, MTD(f) probes the middle, `search.Search.value`), `--gains-cap=N` and
     `--escape-cap=N` (the entries of a generation of `Gains`' and `Escape`'s tables: `escape.GAINS_CAP`,
     `escape.ESCAPE_CAP`)."""
     import imptools.rules.bottle_imp.escape as escape

@@ -1,0 +1,53 @@
+"""The `bench/` scripts that reach into the search still run against it: each on its smallest hand, its figures
+adding up. A script that wraps a function the analysis calls breaks silently when that function's signature or
+home moves; docs/PERFORMANCE.md quotes their commands, so they are run here as a reader would run them."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parents[1] / "bench"
+
+
+def _run(*args: str) -> str:
+    """The script's output, run from `bench/` (as its docstring says: the installed imptools, not the tree's)."""
+    done = subprocess.run([sys.executable, *args], cwd=BENCH, capture_output=True, text=True, timeout=600, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout
+
+
+def _count(text: str) -> int:
+    return int(text.replace(",", ""))
+
+
+def test_trump_options_add_up_to_the_trump_table() -> None:
+    out = _run("bench_trump_options.py", "--table", "three", "--hand", "1")
+    options = re.findall(r"^  (\w+): value (\d+), (\d+) positions, [\d.]+ s CPU( \(taken\))?", out, re.M)
+    assert [o[0] for o in options] == ["oros", "copes", "espases", "bastos", "botifarra"], out
+    assert sum(1 for o in options if o[3]) == 1, out  # one option is the one the hand was played in
+    table = re.search(r"the trump table: (\d+) positions", out)
+    whole = re.search(r"the whole hand: (\d+) plays, (\d+) positions", out)
+    assert table is not None and whole is not None, out
+    assert int(table[1]) == sum(int(o[2]) for o in options)
+    assert int(whole[1]) == 36 and int(whole[2]) >= int(table[1])  # three players: twelve tricks of three cards
+
+
+def test_each_value_is_its_probes() -> None:
+    out = _run("probes.py", "4-classic", "1", "--min", "1000")
+    head = re.match(r"4-classic hand 1: ([\d,]+) positions", out)
+    assert head is not None, out
+    values = re.findall(r"^\d+ \w+ \(before [-\w]+\) (-?\d+), ([\d,]+) positions: (.*)$", out, re.M)
+    assert values, out
+    for value, positions, shown in values:
+        probes = re.findall(r"(-?\d+): (-?\d+) \(([\d,]+)\)", shown)
+        assert sum(_count(p[2]) for p in probes) == _count(positions), shown
+        assert int(probes[-1][1]) == int(value), shown  # the last probe's bound is the value found
+    assert sum(_count(p) for _, p, _ in values) <= _count(head[1])
+
+
+def test_first_value() -> None:
+    out = _run("bench_first_value.py", "--table", "three", "--hands", "1")
+    assert re.match(r"three hand 1: value \d+, \d+ positions, \d+ partition hits", out), out
