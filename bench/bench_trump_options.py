@@ -4,6 +4,7 @@ python bench/bench_trump_options.py --table obligada --hand 2                 # 
 python bench/bench_trump_options.py --table lliure --hand 1 --partition on    # with partition entries
 python bench/bench_trump_options.py --table lliure --hand 1 --cap 3145727     # tables of another capacity
 python bench/bench_trump_options.py --table rector-vicar --hand 2 --duel-slots 67108864   # a larger `Duel` table
+python bench/bench_trump_options.py --table obligada --hand 11 --windows      # each option's null windows
 
 One hand of `bench_botifarra.py`'s games (same tables and seed) valued as `imp analyse --jobs 1` values it from
 trick 1, in this process; each option of the trump table is shown with its value, the positions its search visited
@@ -11,7 +12,9 @@ and its CPU seconds (the option taken: the first value of the hand's own search,
 the hand's total: the plays' share is what is left. Run after `pip install .` from outside the tree to measure the
 compiled search. Each option's line ends with its solver's table: for `Solver` the times a generation became the
 older (`turns`: entries dropped) and the entries of each side's newer and older generations; for `Duel` the slots
-taken of its slots (it doubles while more than a quarter are taken, up to its most).
+taken of its slots (it doubles while more than a quarter are taken, up to its most). With `--windows` (three and
+four players), a line under each option gives the null windows of its value in the order asked, each as "b: the
+bound returned (positions)": "is the value at least b?" (the side's points from the trick the window was asked at).
 """
 
 from __future__ import annotations
@@ -39,19 +42,48 @@ def main() -> None:
     parser.add_argument("--partition", choices=["on", "off"], help="the solver's partition entries (default: its own)")
     parser.add_argument("--cap", type=int, help="entries a generation of the solver's tables (default: SOLVER_CAP)")
     parser.add_argument("--duel-slots", type=int, help="the most slots of `Duel`'s table (default: DUEL_SLOTS)")
+    parser.add_argument("--windows", action="store_true", help="each option's null windows (three and four players)")
     args = parser.parse_args()
+    asked: dict[int, list[tuple[int, int, int]]] = {}  # a solver's windows: (b, the bound returned, positions)
+    if args.windows:
+        real_solver: Any = position.NATIVE_SOLVER or position.Solver  # the class `position.new_solver` makes
+
+        class Logged:
+            """A solver whose every window (`gain`) is written down, for the option whose search made it."""
+
+            def __init__(self, *args: Any, **kwargs: Any) -> None:
+                self.solver = real_solver(*args, **kwargs)
+                asked[id(self)] = []
+
+            def gain(self, *args: Any) -> int:
+                before = self.solver.nodes
+                got: int = self.solver.gain(*args)
+                asked[id(self)].append((args[-1], got, self.solver.nodes - before))
+                return got
+
+            def __getattr__(self, name: str) -> Any:
+                return getattr(self.solver, name)
+
+        setattr(position, "NATIVE_SOLVER", Logged)  # noqa: B010 (`new_solver` reads it at each call)
     if args.partition:
         position.PARTITION = args.partition == "on"
     position.CAP = args.cap
     position.DUEL_MOST = args.duel_slots
 
-    def table(s: Search) -> str:
-        """The table of the solver `s`'s position asks, as it stands (before `close` drops it)."""
+    def windows(s: Search) -> str:
+        """With `--windows`, the null windows `s`'s solver was asked so far, on a line of their own."""
+        solver = getattr(s.position, "_solver", None)
+        if solver is None or id(solver) not in asked:
+            return ""
+        return "\n    windows: " + ", ".join(f"{b}: {got} ({count:,})" for b, got, count in asked[id(solver)])
+
+    def table(s: Search, asked_too: bool = True) -> str:
+        """The table of the solver `s`'s position asks, as it stands (before `close` drops it), and its windows."""
         pos: Any = s.position
         solver = getattr(pos, "_solver", None)
         if solver is not None:
             sizes = " ".join(f"{n}+{o}" for n, o in sorted(solver.sizes().values())) if hasattr(solver, "sizes") else ""
-            return f"; table: {solver.turns} turns, cap {solver.cap}, entries {sizes}"
+            return f"; table: {solver.turns} turns, cap {solver.cap}, entries {sizes}{windows(s) if asked_too else ''}"
         duel = getattr(pos, "_duel_solver", None)
         if duel is not None:
             taken, slots = duel.taken, len(duel.keys) if hasattr(duel, "keys") else duel.slots
@@ -110,7 +142,7 @@ def main() -> None:
     print(f"{args.table} seed {args.seed} hand {args.hand} (partition entries {part}):")
     print("\n".join(lines))
     print(f"  the whole hand: {len(a.plays)} plays, {a.nodes} positions, {cpu:.2f} s CPU, peak {peak:.0f} MB")
-    print(f"  at the end{table(searched[-1]) if searched else ''}")
+    print(f"  at the end{table(searched[-1], asked_too=False) if searched else ''}")
 
 
 if __name__ == "__main__":

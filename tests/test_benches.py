@@ -35,6 +35,20 @@ def test_trump_options_add_up_to_the_trump_table() -> None:
     assert int(whole[1]) == 36 and int(whole[2]) >= int(table[1])  # three players: twelve tricks of three cards
 
 
+def test_each_trump_option_is_its_windows() -> None:
+    out = _run("bench_trump_options.py", "--table", "three", "--hand", "1", "--windows")
+    options = re.findall(r"^  (\w+): value (\d+), (\d+) positions.*\n    windows: (.*)$", out, re.M)
+    assert len(options) == 5, out
+    for _, value, positions, shown in options:
+        windows = [(int(b), int(got), _count(n)) for b, got, n in re.findall(r"(-?\d+): (-?\d+) \(([\d,]+)\)", shown)]
+        assert windows, shown
+        # each window is one question of the search (the positions of its root besides): together the option's
+        assert 0 <= int(positions) - sum(n for _, _, n in windows) <= len(windows) + 1, shown
+        holds = [got for b, got, _ in windows if got >= b]  # "at least b?" held: the value is at least what came back
+        fails = [got for b, got, _ in windows if got < b]
+        assert max(holds) == int(value) and min(fails) >= int(value), shown
+
+
 def test_each_value_is_its_probes() -> None:
     out = _run("probes.py", "4-classic", "1", "--min", "1000")
     head = re.match(r"4-classic hand 1: ([\d,]+) positions", out)
