@@ -9,7 +9,17 @@ from typing import Any
 from imptools.record import Game, Hand, Trick
 from imptools.rules.exchange import Resolve, after_exchange
 
-__all__ = ["Played", "Resolve", "Walk", "after_exchange", "follow", "hand_dealers", "turn_order", "walk_tricks"]
+__all__ = [
+    "Played",
+    "Resolve",
+    "Walk",
+    "after_exchange",
+    "follow",
+    "hand_dealers",
+    "held_filler",
+    "turn_order",
+    "walk_tricks",
+]
 # `after_exchange` lives in `imptools.rules.exchange`, named here too for the Botifarra search position.
 
 
@@ -51,6 +61,8 @@ class Walk:
     as turn order tells; None when the walk went through or ended in `unfinished`."""
     next: str | None = None
     """Who plays the next card after the record's last play (None when the walk stopped short)."""
+    why: str | None = None
+    """What stopped the walk at `stopped`, with its evidence (`stop_note`'s words), else None."""
 
     def numbered_plays(self) -> list[tuple[int, str, int]]:
         """Every play the walk seated, the unfinished trick's too, as (trick number, player, card) in play order."""
@@ -61,11 +73,13 @@ class Walk:
         return out
 
     def stop_note(self, hand: Hand) -> str | None:
-        """Why the seated plays end before the record's tricks do (a trick with an unknown card, or short), or None."""
+        """Why the seated plays end before the record's tricks do, naming the trick and what stopped the walk there
+        (a card not known, too many plays or too few, a winner the record does not determine), or None."""
         if self.whole or self.unfinished is not None or len(self.tricks) >= len(hand.tricks):
             return None
-        number = hand.tricks[len(self.tricks)].number
-        return f"trick {number} holds an unknown card or is short: the analysis stops before it"
+        trick = hand.tricks[len(self.tricks)]
+        why = self.why or "cannot be followed"
+        return f"trick {trick.number} (line {trick.line}) {why}: the analysis stops before it"
 
     def seats(self) -> dict[tuple[int, int], str]:
         """Who made each play the walk could seat, by the (line, column) of its card token."""
@@ -114,20 +128,49 @@ def walk_tricks(
                 fill(trick, i, who[i]) if p.card.unknown else c for i, (p, c) in enumerate(zip(trick.plays, cards))
             ]
         known = [c for c in cards if c is not None]
-        if len(known) != len(cards) or len(cards) > per_trick:
-            return Walk(out, False, stopped=(trick, who))
+        if len(known) != len(cards):
+            token = trick.plays[cards.index(None)].card
+            if token.unknown:
+                why = f"holds a `?` (column {token.column}), and the record does not say which card it was"
+            else:
+                why = f"holds `{token.text}` (column {token.column}), not a card of this deck"
+            return Walk(out, False, stopped=(trick, who), why=why)
+        if len(cards) > per_trick:
+            why = f"has {len(cards)} plays; every trick has {per_trick}"
+            return Walk(out, False, stopped=(trick, who), why=why)
         played = Played(trick, who, known)
         if len(cards) < per_trick:
             last = k == len(tricks) - 1
             after = order[(leader + len(cards)) % n] if last else None
-            return Walk(out, False, played if last else None, None if last else (trick, who), after)
+            short = None if last else f"has {len(cards)} plays of {per_trick} and is not the last trick"
+            return Walk(out, False, played if last else None, None if last else (trick, who), after, short)
         winner = settle(played)
         if winner is None:
-            return Walk(out, False, stopped=(trick, who))
+            why = "has no winner the record determines"
+            return Walk(out, False, stopped=(trick, who), why=why)
         played.winner = winner
         out.append(played)
         leader = seats[winner]
     return Walk(out, True, next=order[leader] if n else None)
+
+
+def held_filler(hand: Hand, held: dict[str, set[int]], resolve: Resolve) -> Callable[[Trick, int, str], int | None]:
+    """`walk_tricks`' `fill` where every card a player holds is played: a `?` is the one card of the player's
+    holding (`held`, his cards as the deal and the exchange leave them, where recorded) that no trick of the record
+    shows; None where his holding is not recorded or leaves more than one card (two `?` of his, a short record)."""
+    shown: list[set[int]] = []  # every card the tricks name, worked out at the first `?`
+
+    def fill(trick: Trick, i: int, player: str) -> int | None:
+        cards = held.get(player)
+        if cards is None:
+            return None
+        if not shown:
+            tokens = (play.card for t in hand.tricks for play in t.plays if not play.card.unknown)
+            shown.append({c for token in tokens if (c := resolve(token.text)) is not None})
+        left = cards - shown[0]
+        return next(iter(left)) if len(left) == 1 else None
+
+    return fill
 
 
 def turn_order(players: Sequence[str], dealer: str) -> list[str]:

@@ -620,7 +620,7 @@ def played_hand(setup: Setup, hand: Hand, dealer: str) -> PlayedHand | str:
     def settle(played: Played) -> int:
         return trick_winner(played.cards, calls.trump)
 
-    walk = walk_tricks(hand, order, len(order), setup.resolve, settle)
+    walk = walk_tricks(hand, order, len(order), setup.resolve, settle, setup.filler(hand))
     plays = walk.numbered_plays()
     complete = walk.whole and len(walk.tricks) == setup.tricks
     played: dict[str, list[int]] = {p: [] for p in order}

@@ -178,7 +178,7 @@ class Botifarra(TrickRuleset):
             return win
 
         order = turn_order(setup.players, dealer)
-        walk = walk_tricks(hand, order, len(setup.players), setup.resolve, settle)
+        walk = walk_tricks(hand, order, len(setup.players), setup.resolve, settle, setup.filler(hand))
         final = self._record_checks(setup, hand, walk, report)
         offenders: list[str] = []
         if calls.named:

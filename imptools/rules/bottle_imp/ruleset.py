@@ -164,7 +164,7 @@ class BottleImp(TrickRuleset):
                 played.after = (_bottle_state(bottles, history), {p: list(v) for p, v in piles.items()})
             return win
 
-        walk = walk_tricks(hand, setup.order(dealer), setup.per_trick, setup.resolve, settle)
+        walk = walk_tricks(hand, setup.order(dealer), setup.per_trick, setup.resolve, settle, setup.filler(hand))
         final = after_exchange(hand, setup.resolve)
         self._record_checks(setup, hand, dealer, walk, final, report)
         packs = self._packs(setup, hand)

@@ -28,7 +28,7 @@ def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, deal
     def settle(played: Played) -> int:
         return settle_trick(played.cards, played.who, bottles, piles)
 
-    walk = walk_tricks(hand, order, setup.per_trick, setup.resolve, settle)
+    walk = walk_tricks(hand, order, setup.per_trick, setup.resolve, settle, setup.filler(hand))
     plays = walk.numbered_plays()
     complete = walk.whole and len(walk.tricks) == setup.tricks
     dealt = after_exchange(hand, setup.resolve)
