@@ -10,6 +10,7 @@ from imptools.record import Game, Hand, Trick
 from imptools.rules.exchange import Resolve, after_exchange
 
 __all__ = [
+    "Fill",
     "Played",
     "Resolve",
     "Walk",
@@ -21,6 +22,9 @@ __all__ = [
     "walk_tricks",
 ]
 # `after_exchange` lives in `imptools.rules.exchange`, named here too for the Botifarra search position.
+
+Fill = Callable[[Trick, int, str], int | None]
+"""`walk_tricks`' `fill`: the card the `i`-th play of a trick (by a player) must be where it is a `?`, or None."""
 
 
 @dataclass(slots=True)
@@ -72,14 +76,13 @@ class Walk:
             out += [(number, p, c) for p, c in zip(self.unfinished.who, self.unfinished.cards)]
         return out
 
-    def stop_note(self, hand: Hand) -> str | None:
+    def stop_note(self) -> str | None:
         """Why the seated plays end before the record's tricks do, naming the trick and what stopped the walk there
         (a card not known, too many plays or too few, a winner the record does not determine), or None."""
-        if self.whole or self.unfinished is not None or len(self.tricks) >= len(hand.tricks):
+        if self.stopped is None or self.why is None:
             return None
-        trick = hand.tricks[len(self.tricks)]
-        why = self.why or "cannot be followed"
-        return f"trick {trick.number} (line {trick.line}) {why}: the analysis stops before it"
+        trick = self.stopped[0]
+        return f"trick {trick.number} (line {trick.line}) {self.why}: the analysis stops before it"
 
     def seats(self) -> dict[tuple[int, int], str]:
         """Who made each play the walk could seat, by the (line, column) of its card token."""
@@ -103,7 +106,7 @@ def walk_tricks(
     per_trick: int,
     resolve: Resolve,
     settle: Callable[[Played], int | None],
-    fill: Callable[[Trick, int, str], int | None] | None = None,
+    fill: Fill | None = None,
 ) -> Walk:
     """Seat and judge the tricks of `hand`.
 
@@ -154,20 +157,22 @@ def walk_tricks(
     return Walk(out, True, next=order[leader] if n else None)
 
 
-def held_filler(hand: Hand, held: dict[str, set[int]], resolve: Resolve) -> Callable[[Trick, int, str], int | None]:
+def held_filler(hand: Hand, resolve: Resolve) -> Fill:
     """`walk_tricks`' `fill` where every card a player holds is played: a `?` is the one card of the player's
-    holding (`held`, his cards as the deal and the exchange leave them, where recorded) that no trick of the record
-    shows; None where his holding is not recorded or leaves more than one card (two `?` of his, a short record)."""
-    shown: list[set[int]] = []  # every card the tricks name, worked out at the first `?`
+    holding (as the deal and the exchange leave it, where recorded: `after_exchange`) that no trick of the record
+    shows; None where his holding is not recorded or leaves more than one card (two `?` of his, a short record).
+    Both are worked out at the first `?` only."""
+    known: list[tuple[dict[str, set[int]], set[int]]] = []  # the holdings and every card the tricks name
 
     def fill(trick: Trick, i: int, player: str) -> int | None:
+        if not known:
+            tokens = (play.card for t in hand.tricks for play in t.plays if not play.card.unknown)
+            known.append((after_exchange(hand, resolve), {c for x in tokens if (c := resolve(x.text)) is not None}))
+        held, shown = known[0]
         cards = held.get(player)
         if cards is None:
             return None
-        if not shown:
-            tokens = (play.card for t in hand.tricks for play in t.plays if not play.card.unknown)
-            shown.append({c for token in tokens if (c := resolve(token.text)) is not None})
-        left = cards - shown[0]
+        left = cards - shown
         return next(iter(left)) if len(left) == 1 else None
 
     return fill

@@ -638,7 +638,7 @@ def played_hand(setup: Setup, hand: Hand, dealer: str) -> PlayedHand | str:
     if len(set(every)) != len(every):
         return "the cards known give the same card to two players"
     position = SearchBotifarra(setup, order, calls.trump, held, piles)
-    return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
+    return PlayedHand(position, plays, walk.stop_note(), MARKS)
 
 
 def searchable(ruleset: Botifarra, game: Game, hand_number: int) -> PlayedHand | str:

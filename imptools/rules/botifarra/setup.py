@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
-from imptools.record import Game, Hand, NameRef, Trick
+from imptools.record import Game, Hand, NameRef
 from imptools.rules.botifarra.calls import INDIVIDUAL, PARTNERSHIP, TWO_PLAYER, Seating
 from imptools.rules.botifarra.cards import card_number, deck
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA, TABLES
-from imptools.rules.exchange import after_exchange
-from imptools.rules.tricks import held_filler
+from imptools.rules.tricks import Fill, held_filler
 
 RECTOR_VICAR, PILES_AND_HAND = "rector-vicar", "piles-and-hand"
 VARIANTS = (OBLIGADA, LLIURE, CARREGAR, RECTOR_VICAR, PILES_AND_HAND)
@@ -50,12 +48,12 @@ class Setup:
         c = card_number(text)
         return c if c in self.cards else None
 
-    def filler(self, hand: Hand) -> Callable[[Trick, int, str], int | None] | None:
+    def filler(self, hand: Hand) -> Fill | None:
         """The card a `?` play of `hand` must be where the record leaves one only (`tricks.held_filler`: the one
         card of the player's deal no trick shows); None with two players, whose piles' cards are dealt apart."""
         if self.two_player:
             return None
-        return held_filler(hand, after_exchange(hand, self.resolve), self.resolve)
+        return held_filler(hand, self.resolve)
 
     def dealt(self, who: NameRef) -> int | None:
         """How many cards a `deal` line gives: a hand of 12 (or 8, or none), or a pile of 4."""

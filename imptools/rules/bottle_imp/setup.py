@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from imptools.record import Game, Hand, NameRef, Trick
+from imptools.record import Game, Hand, NameRef
 from imptools.rules.bottle_imp.cards import DEAL, Table, card_number
 from imptools.rules.bottle_imp.variants import DEFAULT, TWO_PLAYER_DEFAULT, Variant
-from imptools.rules.exchange import after_exchange, cards_of
-from imptools.rules.tricks import held_filler, turn_order
+from imptools.rules.exchange import cards_of
+from imptools.rules.tricks import Fill, held_filler, turn_order
 
 
 @dataclass(slots=True)
@@ -52,13 +51,13 @@ class Setup:
             found = self.resolved[text] = n if n in self.cards else None
             return found
 
-    def filler(self, hand: Hand) -> Callable[[Trick, int, str], int | None] | None:
+    def filler(self, hand: Hand) -> Fill | None:
         """The card a `?` play of `hand` must be where the record leaves one only (`tricks.held_filler`): at the
         one-pack tables the rules play no seat of, where each player plays exactly the cards the deal and the
         exchange leave him; None at the others."""
         if self.two_pack or self.automaton is not None:
             return None
-        return held_filler(hand, after_exchange(hand, self.resolve), self.resolve)
+        return held_filler(hand, self.resolve)
 
     def colour(self, card: int) -> str:
         return self.cards[card][0]

@@ -63,7 +63,7 @@ def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, deal
     imp = imp_trick(setup, hand, in_play)
     penalty = sum(setup.coins(c) for c in imp)
     position = SearchBottle(setup, order, held, penalty, packs, opened, _teams(setup, dealer))
-    return PlayedHand(position, plays, walk.stop_note(hand), MARKS)
+    return PlayedHand(position, plays, walk.stop_note(), MARKS)
 
 
 def _teams(setup: Setup, dealer: str) -> list[tuple[str, ...]] | None:

@@ -568,7 +568,7 @@ def played_hand(ruleset: Searchable, setup: object, game: Game, hand: Hand, deal
     call = ruleset.declaration(hand, players, report)
     position = SearchNinetyNine(order, held, turnup, bids, call)
     decisions = tuple(bid_decision(p, deck, order, held, bids, call, complete) for p in order if p in deck.bids)
-    return PlayedHand(position, plays, walk.stop_note(hand), MARKS, decisions)
+    return PlayedHand(position, plays, walk.stop_note(), MARKS, decisions)
 
 
 def bid_decision(
