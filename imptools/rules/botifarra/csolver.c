@@ -1074,7 +1074,69 @@ static int order(Solver *self, int seat, u64 legal, int k, int win, int wat, int
     return count;
 }
 
-static i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha, i64 beta) {
+static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha,
+                     i64 beta);
+
+/* A position inside a trick: the cards its players must play (one legal card each) played here, each counted as a
+ * position as `node_body` counts it, up to the first player with a choice or the trick's end; without partition
+ * entries (whose relevant cards each position adds to). */
+static inline i64 node(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha,
+                       i64 beta) {
+    if (k == 0 || self->partition) return node_body(self, k, lead, win, wat, led, pts, tmask, alpha, beta);
+    int n = self->n;
+    u64 *hands = self->hands;
+    int trump = self->trump;
+    int seats[4];
+    u64 helds[4];
+    int played = 0;
+    i64 v;
+    for (;;) {
+        int seat = (lead + k) % n;
+        u64 held = hands[seat];
+        u64 legal = legal_coded(self->cells, trump, led, win, self->partner[seat] == (lead + wat) % n, held);
+        if (legal & (legal - 1)) {
+            v = node_body(self, k, lead, win, wat, led, pts, tmask, alpha, beta);
+            break;
+        }
+        self->nodes++;
+        if (!(self->nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) {
+            self->failed = 2;
+            v = 0;
+            break;
+        }
+        int b = bitlen(legal) - 1;
+        u64 bb = (u64)1 << b;
+        seats[played] = seat;
+        helds[played++] = held;
+        hands[seat] = held ^ bb;
+        if (beats(b, win, trump)) {
+            win = b;
+            wat = k;
+        }
+        pts += POINTS_OF[b];
+        tmask |= bb;
+        if (k == n - 1) { /* the trick's last card */
+            i64 got = pts + 1;
+            int winner = (lead + wat) % n;
+            i64 add = self->side >> winner & 1 ? got : 0;
+            self->live ^= tmask;
+            self->live_points -= pts;
+            v = add + node_body(self, 0, winner, -1, 0, -1, 0, 0, alpha - add, beta - add);
+            self->live ^= tmask;
+            self->live_points += pts;
+            break;
+        }
+        k++;
+    }
+    while (played) {
+        played--;
+        hands[seats[played]] = helds[played];
+    }
+    return v;
+}
+
+static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha,
+                     i64 beta) {
     self->nodes++;
     if (!(self->nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) { /* Ctrl-C: unwind, nothing more kept */
         self->failed = 2;
