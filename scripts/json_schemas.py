@@ -230,7 +230,7 @@ def analyse_schema() -> dict[str, Any]:
 
 
 def replay_schema() -> dict[str, Any]:
-    from imptools.rules.steps import KNOWN_FROM_DEAL, KNOWN_FROM_PLAYS
+    from imptools.rules.steps import KNOWN_FROM_DEAL, KNOWN_FROM_PLAYS, WRITTEN_UNKNOWN
 
     cards = NAMES
     event = obj(
@@ -261,7 +261,10 @@ def replay_schema() -> dict[str, Any]:
             "mark": nullable(STR),
             "text": nullable(STR),
         },
-        description="What just happened (`trick`: a trick's end, `player` its winner; `end`: the hand's end).",
+        description=(
+            "What just happened (`trick`: a trick's end, `player` its winner; `end`: the hand's end). A play's"
+            f" `text` is `{WRITTEN_UNKNOWN}` where the record wrote `?` for the card the deal settles."
+        ),
     )
     state = obj(
         {

@@ -119,3 +119,37 @@ def test_two_question_marks_of_one_player_stop_the_hand(game: str) -> None:
     why = f"holds a `?` (column {column}), and the record does not say which card it was"
     assert played.note == f"trick 4 (line {line}) {why}: the analysis stops before it"
     assert {t for t, _, _ in played.plays} == {1, 2, 3}
+
+
+@pytest.mark.parametrize("game", list(GAMES))
+def test_a_question_mark_the_deal_settles_is_shown_as_written(game: str) -> None:
+    """The replay shows the card the deal leaves, and that the record wrote `?` for it: in its event (`text`, the
+    JSON's), in the sentence the stepper and the page say, and in the text replay's row; no other play says so."""
+    import io
+
+    from rich.console import Console
+
+    from imptools.present.cards import describe
+    from imptools.present.replay_text import print_replay
+    from imptools.replay import replay_game
+    from imptools.rules.steps import WRITTEN_UNKNOWN
+
+    original = _record(game)
+    text, _ = _damaged(original, _unknown)
+    meant, written = (next(read_games(t, path="night.imp")) for t in (text, original))
+    shown, plain = (replay_game(g, judge_game(g)) for g in (meant, written))
+    plays = [s.event for s in shown.hands[0].steps if s.event.kind == "play"]
+    as_written = [s.event for s in plain.hands[0].steps if s.event.kind == "play"]
+    assert [e.cards for e in plays] == [e.cards for e in as_written]  # the card the deal leaves, as if written
+    marked = [e for e in plays if e.text is not None]
+    assert len(marked) == 1 and marked[0].text == WRITTEN_UNKNOWN
+    assert (marked[0].trick, marked[0].player) == (4, [e.player for e in plays if e.trick == 4][1])
+    assert not any(e.text for e in as_written)
+    card = marked[0].cards[0]
+    said = describe(marked[0], shown)
+    assert said.startswith(f"{marked[0].player} plays ") and said.endswith(f" ({WRITTEN_UNKNOWN})"), said
+    console = Console(file=io.StringIO(), width=100, color_system=None)
+    print_replay(console, [shown], hand=1)
+    rows = [r for r in console.file.getvalue().split("\n") if f"({WRITTEN_UNKNOWN})" in r]  # type: ignore[attr-defined]
+    assert len(rows) == 1 and rows[0].split()[0] == marked[0].player, rows
+    assert rows[0].split()[1].startswith(card), rows  # the card's label (a Bottle Imp card with its suit's letter)

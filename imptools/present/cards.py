@@ -154,7 +154,7 @@ def describe(event: Event, game: GameReplay) -> str:
     if event.kind == "pass":
         return f"{who} passes {cards} to {event.text}"
     if event.kind == "play":
-        return f"{who} plays {cards}{event.mark or ''}"
+        return f"{who} plays {cards}{event.mark or ''}" + (f" ({event.text})" if event.text else "")
     if event.kind == "trick":
         return f"{who} takes trick {event.trick}" if who else f"trick {event.trick}"
     if event.kind == "end":

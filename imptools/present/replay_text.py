@@ -159,6 +159,8 @@ def _trick_block(
         e = steps[i].event
         if e.kind == "play":
             card = card_label(e.cards[0], game, colour, e.mark) if e.cards else Text("?")
+            if e.text:  # the record wrote `?` for it
+                card = Text.assemble(card, (f" ({e.text})", "dim"))
             extra = _notes_and_findings(e.notes, hand.findings[i])
             cost = hand.cost_at(i)
             if cost is not None:

@@ -28,7 +28,8 @@ class Event:
     its `cards` are those turned face up then, such as the imp's trick, and `text`
     says what they are).
     `notes` holds the `{...}` annotations written at that element, `mark` a
-    play's `!`/`?` mark.
+    play's `!`/`?` mark; a play's `text` is `WRITTEN_UNKNOWN` where the record
+    wrote `?` and the deal settles the card (`cards`).
     """
 
     kind: str
@@ -40,6 +41,10 @@ class Event:
     notes: tuple[str, ...] = ()
     mark: str | None = None
     text: str | None = None
+
+
+WRITTEN_UNKNOWN = "written ?"
+"""A play's `Event.text` where the record wrote `?` for a card the deal (and the exchange) settles."""
 
 
 class Detail(Protocol):
@@ -224,6 +229,7 @@ class StepLog:
                 play.card.column,
                 tuple(a.text for a in play.annotations),
                 play.mark,
+                WRITTEN_UNKNOWN if play.card.unknown else None,
             )
         )
 
