@@ -1077,6 +1077,30 @@ static int order(Solver *self, int seat, u64 legal, int k, int win, int wat, int
 static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha,
                      i64 beta);
 
+/* One more position counted; 0, or -1 where a signal's handler raised (Ctrl-C: the search unwinds, nothing more
+ * kept). */
+static inline int visit(Solver *self) {
+    self->nodes++;
+    if (!(self->nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) {
+        self->failed = 2;
+        return -1;
+    }
+    return 0;
+}
+
+/* A trick played out (its cards `tm`, worth `pts` points, the winning card played at `wat`): the searching side's
+ * points from here on, the trick's (its points and one) where its side takes it and the next trick's start's. */
+static inline i64 after_trick(Solver *self, int lead, int wat, i64 pts, u64 tm, i64 alpha, i64 beta) {
+    int winner = (lead + wat) % self->n;
+    i64 add = self->side >> winner & 1 ? pts + 1 : 0;
+    self->live ^= tm;
+    self->live_points -= pts;
+    i64 v = add + node_body(self, 0, winner, -1, 0, -1, 0, 0, alpha - add, beta - add);
+    self->live ^= tm;
+    self->live_points += pts;
+    return v;
+}
+
 /* A position inside a trick: the cards its players must play (one legal card each) played here, each counted as a
  * position as `node_body` counts it, up to the first player with a choice or the trick's end; without partition
  * entries (whose relevant cards each position adds to). */
@@ -1098,9 +1122,7 @@ static inline i64 node(Solver *self, int k, int lead, int win, int wat, int led,
             v = node_body(self, k, lead, win, wat, led, pts, tmask, alpha, beta);
             break;
         }
-        self->nodes++;
-        if (!(self->nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) {
-            self->failed = 2;
+        if (visit(self) < 0) {
             v = 0;
             break;
         }
@@ -1116,14 +1138,7 @@ static inline i64 node(Solver *self, int k, int lead, int win, int wat, int led,
         pts += POINTS_OF[b];
         tmask |= bb;
         if (k == n - 1) { /* the trick's last card */
-            i64 got = pts + 1;
-            int winner = (lead + wat) % n;
-            i64 add = self->side >> winner & 1 ? got : 0;
-            self->live ^= tmask;
-            self->live_points -= pts;
-            v = add + node_body(self, 0, winner, -1, 0, -1, 0, 0, alpha - add, beta - add);
-            self->live ^= tmask;
-            self->live_points += pts;
+            v = after_trick(self, lead, wat, pts, tmask, alpha, beta);
             break;
         }
         k++;
@@ -1137,11 +1152,7 @@ static inline i64 node(Solver *self, int k, int lead, int win, int wat, int led,
 
 static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha,
                      i64 beta) {
-    self->nodes++;
-    if (!(self->nodes & 0xFFFFF) && PyErr_CheckSignals() < 0) { /* Ctrl-C: unwind, nothing more kept */
-        self->failed = 2;
-        return 0;
-    }
+    if (visit(self) < 0) return 0;
     int n = self->n;
     u64 *hands = self->hands;
     int side = self->side;
@@ -1357,15 +1368,7 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
         }
         i64 v;
         if (last) {
-            i64 got = pts + POINTS_OF[b] + 1;
-            int winner = (lead + nwat) % n;
-            i64 add = side >> winner & 1 ? got : 0;
-            u64 tm = tmask | bb;
-            self->live ^= tm;
-            self->live_points -= got - 1;
-            v = add + node(self, 0, winner, -1, 0, -1, 0, 0, a - add, bt - add);
-            self->live ^= tm;
-            self->live_points += got - 1;
+            v = after_trick(self, lead, nwat, pts + POINTS_OF[b], tmask | bb, a, bt);
         } else {
             v = node(self, k + 1, lead, nw, nwat, nled, pts + POINTS_OF[b], tmask | bb, a, bt);
         }
