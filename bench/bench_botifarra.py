@@ -4,19 +4,19 @@ python bench/bench_botifarra.py                                          # every
 PYTHONPATH=. python bench/bench_botifarra.py --tables obligada --hands 5 --limit 60
 PYTHONPATH=. python bench/bench_botifarra.py --tables obligada lliure --hands 5 --from-trick 3
 python bench/bench_botifarra.py --tables obligada --hands 2 --limit 60 --partition on   # partition entries on
+python bench/bench_botifarra.py --tables obligada lliure carregar --no-choices   # the plays alone, no trump table
 python bench/bench_botifarra.py --tables lliure --hands 6 --only 1 3 --cap 3145727   # hands 1 and 3, larger tables
 cd bench && python bench_botifarra.py --tables obligada --limit 60 --builds main=/tmp/main-csolver.c:-mpopcnt,-mbmi2 \
     this=../imptools/rules/botifarra/csolver.c:-mpopcnt,-mbmi2      # two C solvers, hand by hand in alternation
 
 Fresh hands from `imptools.simulate` (the code of `imp simulate`, random bots; seed `--seed`), every play from
-`--from-trick` valued as `imp analyse --jobs 1` values it: by default 20 hands at the four-player tables and 5 at
-the others (`--hands` for every table). Each hand runs in a child process, stopped after `--limit` CPU seconds
-(by default the table's target, `TARGETS`: a hand stopped misses it; the machine may be shared: wall time is not
-the hand's own); its line gives the
-plays, the positions the search visited (`nodes`: the same on any load),
-the wall and CPU seconds and the child's peak resident memory (`ru_maxrss`). The machine may be shared: quote
-medians, and the node counts. The first line says whether the installed search is compiled (run from the
-repository's root without `PYTHONPATH` after `pip install .` to measure the compiled one).
+`--from-trick` valued as `imp analyse --jobs 1` values it (the trump table too, unless `--no-choices`): by default
+20 hands at the four-player tables and 5 at the others (`--hands` for every table). Each hand runs in a child
+process, stopped after `--limit` CPU seconds (by default the table's target, `TARGETS`: a hand stopped misses it);
+its line gives the plays, the positions the search visited (`nodes`: the same on any load), the wall and CPU
+seconds and the child's peak resident memory (`ru_maxrss`). The machine may be shared (wall time is not the hand's
+own): quote medians, and the node counts. The first line says whether the installed search is compiled (run from
+the repository's root without `PYTHONPATH` after `pip install .` to measure the compiled one).
 
 With `--builds NAME=SOURCE:FLAGS ...` (compiled as `solver_builds.py` compiles them; run from `bench/`) each hand
 runs once with each build's C solver in turn, the builds' order reversed from hand to hand, so that a machine whose
@@ -65,14 +65,16 @@ def game_of(table: str, hands: int, seed: int) -> Game:
     return game
 
 
-def child(game: Game, hand: int, from_trick: int, limit: int, out: Connection, solver: object = None) -> None:
+def child(
+    game: Game, hand: int, from_trick: int, limit: int, out: Connection, solver: object = None, choices: bool = True
+) -> None:
     if solver is not None:  # a build of `--builds`: the C solver the hand's searches ask
         import imptools.rules.botifarra.position as searched
 
         searched.NATIVE_SOLVER = solver  # type: ignore[assignment]
     resource.setrlimit(resource.RLIMIT_CPU, (limit, limit + 5))  # stopped by SIGXCPU past `limit` CPU seconds
     wall, cpu = time.perf_counter(), time.process_time()
-    a = analyse_hand(game, hand, from_trick)
+    a = analyse_hand(game, hand, from_trick, choices=choices)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     out.send((len(a.plays), a.nodes, wall, cpu, peak, a.skipped))
@@ -90,6 +92,7 @@ def main() -> None:
     parser.add_argument("--duel-slots", type=int, help="the most slots of `Duel`'s table (default: DUEL_SLOTS)")
     parser.add_argument("--only", type=int, nargs="+", help="these hands of the table's game alone")
     parser.add_argument("--builds", nargs="+", metavar="NAME=SOURCE:FLAGS", help="C solvers to alternate, hand by hand")
+    parser.add_argument("--no-choices", action="store_true", help="the plays alone, as `imp analyse --no-choices`")
     args = parser.parse_args()
     builds: dict[str, object] = {"": None}
     if args.builds:
@@ -130,7 +133,10 @@ def main() -> None:
             for name in names:
                 label = f"{table} hand {h.number}" + (f" ({name})" if name else "")
                 mine, theirs = ctx.Pipe(duplex=False)
-                proc = ctx.Process(target=child, args=(game, h.number, args.from_trick, limit, theirs, builds[name]))
+                proc = ctx.Process(
+                    target=child,
+                    args=(game, h.number, args.from_trick, limit, theirs, builds[name], not args.no_choices),
+                )
                 proc.start()
                 theirs.close()  # the child's end: the pipe closes when the child ends
                 began = time.perf_counter()

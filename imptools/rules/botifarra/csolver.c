@@ -1,6 +1,6 @@
 /* Botifarra's double-dummy solver for three and four players, written in C: a line-by-line port of `Solver`
  * (imptools/rules/botifarra/solver.py) and of the helpers of masks.py it calls (`legal_coded`, `beats`,
- * `cannot_be_taken`, `trick_outcome`, `beat_mask`, `most_points`, `fewest_points`).
+ * `cannot_be_taken`, `settled_runs`, `trick_outcome`, `beat_mask`, `most_points`, `fewest_points`).
  *
  * It visits the very positions the Python class visits, in the same order, and gives the same values: the same
  * bounds (`sure`, `entry`, `ruffs`, `least_points`), the same move order (`order`: the same scores, the same
@@ -172,6 +172,48 @@ static int cannot_be_taken(const u64 *hands, int n, int trump, int lead, int k, 
         }
     }
     return 1;
+}
+
+/* masks.asks_points: whether a cell of the play rule asks for a point card (LOW_OR_POINT, coded 2) */
+static inline int asks_points(int cells) {
+    return (cells & 3) == 2 || (cells >> 2 & 3) == 2 || (cells >> 4 & 3) == 2;
+}
+
+/* masks.settled_runs: the legal cards of the trick's `k`-th player (k > 0) less those no search needs, one card of
+ * each run of them with nothing in play between where no later player can take the trick: the dearest where it goes
+ * to the player's side, else the cheapest. */
+static u64 settled_runs(u64 legal, u64 lv, const u64 *hands, int n, int cells, int trump, int side, int lead, int k,
+                        int win, int wat, int led) {
+    int seat = (lead + k) % n;
+    int holder = (lead + wat) % n;
+    int maxing = side >> seat & 1;
+    u64 cand = asks_points(cells) ? legal & POINT_MASK : legal;
+    u64 out = legal & ~cand;
+    u64 x = cand;
+    while (x) {
+        int c = __builtin_ctzll(x);
+        int top = c;
+        u64 run = (u64)1 << c;
+        x &= x - 1;
+        while (x) {
+            int b = __builtin_ctzll(x);
+            if (suit_of(b) != suit_of(c) || (lv & ((((u64)1) << b) - (((u64)2) << top)))) break;
+            top = b;
+            run |= (u64)1 << b;
+            x &= x - 1;
+        }
+        if (top == c) {
+            out |= run;
+            continue;
+        }
+        int beat = beats(c, win, trump);
+        int winner = beat ? seat : holder;
+        if (k == n - 1 || cannot_be_taken(hands, n, trump, lead, k, beat ? c : win, led))
+            out |= (u64)1 << ((side >> winner & 1) == maxing ? top : c);
+        else
+            out |= run;
+    }
+    return out;
 }
 
 /* solver.least_points */
@@ -1312,6 +1354,8 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
                 self->rel |= h0 > wb ? h0 : wb;
             }
         }
+        if (!part && (legal & (legal - 1))) /* a run's one card where the trick's taker is settled */
+            legal = settled_runs(legal, self->live, hands, n, self->cells, trump, side, lead, k, win, wat, led);
     }
     int moves[48];
     int count;

@@ -172,6 +172,80 @@ def runs(cards: int, live: int) -> list[int]:
     return out
 
 
+def asks_points(cells: int) -> bool:
+    """Whether a cell of the play rule `cells` (as `coded` codes it) asks for a point card (`LOW_OR_POINT`): then
+    a point card and a card without points may be allowed where the other is not, whatever their ranks."""
+    code = CELL_CODE[LOW_OR_POINT]
+    return (cells & 3) == code or (cells >> 2 & 3) == code or (cells >> 4 & 3) == code
+
+
+def settled_runs(
+    legal: int,
+    live: int,
+    hands: list[int],
+    n: int,
+    cells: int,
+    trump: int,
+    side: int,
+    lead: int,
+    k: int,
+    win: int,
+    wat: int,
+    led: int,
+) -> int:
+    """`legal`, the cards the `k`-th player of the trick (k > 0) may play, less those no search needs: of each run
+    of them of one suit with no card of `live` between (the cards lying in the trick are in `live`), point cards
+    only where the play rule asks for point cards (`asks_points`), one card where no later player can take the trick
+    whichever of the run is played (`cannot_be_taken`; always at its last card): the dearest where the trick goes
+    to the player's side (a bit of `side`), else the cheapest.
+
+    The cards of such a run compare alike with every other card in play, so the hands after each are the same game
+    card for card (the run's card kept in hand playing where the other would): the same tricks' winners, the same
+    legal cards, and points that differ only by the two cards' points changing places between this trick and the
+    one the kept card falls in. With this trick's taker settled, the dearest here is never worse for the trick's
+    side, nor the cheapest for the other (docs/ANALYSIS.md, "Settled tricks").
+
+    Seat 3, the trick's last card, holds the 11, 12 and 1 of the suit led (bits 8-10: 2, 3 and 4 points) under the
+    leader's 9 (bit 11), at `lliure` (no cell asks for points):
+
+    >>> full = (1 << 48) - 1
+    >>> bin(settled_runs(0b111 << 8, full, [0, 0, 0, 0], 4, 0, -1, 0b0101, 0, 3, 11, 0, 0))  # the other side's trick
+    '0b100000000'
+    >>> bin(settled_runs(0b111 << 8, full, [0, 0, 0, 0], 4, 0, -1, 0b1001, 0, 3, 11, 0, 0))  # his side's trick
+    '0b10000000000'
+    """
+    seat = (lead + k) % n
+    holder = (lead + wat) % n
+    maxing = side >> seat & 1
+    cand = legal & POINT_MASK if asks_points(cells) else legal
+    out = legal & ~cand
+    x = cand
+    while x:
+        low = x & -x
+        c = low.bit_length() - 1
+        top = c
+        run = low
+        x ^= low
+        while x:
+            nxt = x & -x
+            b = nxt.bit_length() - 1
+            if b // 12 != c // 12 or live & ((1 << b) - (2 << top)):
+                break
+            top = b
+            run |= nxt
+            x ^= nxt
+        if top == c:
+            out |= run
+            continue
+        beat = beats(c, win, trump)
+        winner = seat if beat else holder
+        if k == n - 1 or cannot_be_taken(hands, n, trump, lead, k, c if beat else win, led):
+            out |= 1 << (top if (side >> winner & 1) == maxing else c)
+        else:
+            out |= run
+    return out
+
+
 def trick_outcome(
     hands: list[int],
     live: int,

@@ -11,6 +11,7 @@ from imptools.rules.botifarra.masks import (
     coded,
     legal_coded,
     runs,
+    settled_runs,
     trick_outcome,
 )
 
@@ -587,6 +588,8 @@ class Solver:
                     h0 = cmp & -cmp
                     wb = 1 << win
                     self.rel |= h0 if h0 > wb else wb
+            if not part and legal & (legal - 1):  # a run's one card where the trick's taker is settled
+                legal = settled_runs(legal, self.live, hands, n, self.cells, trump, side, lead, k, win, wat, led)
         if legal & (legal - 1):
             look = k < n - 1 and (k > 0 or first < 0) and self.live.bit_count() >= LOOKAHEAD_TRICKS * n
             moves = self.order(seat, legal, k, win, wat, lead, led, pts, look)

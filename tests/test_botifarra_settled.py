@@ -1,0 +1,102 @@
+"""A settled trick's runs (`masks.settled_runs`): where no later player can take the trick, a player's run of cards
+that compare alike with every card in play needs one card searched, and the solver's values stay plain minimax's."""
+
+from __future__ import annotations
+
+import pytest
+
+import imptools.rules.botifarra.solver as solver_module
+from imptools.rules.botifarra.masks import coded, settled_runs
+from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
+from imptools.rules.botifarra.position import Solver
+from tests.test_analyse_botifarra import endgame, record, tricks_left, value
+
+SUIT = 12
+"""The bits of a suit: 0-6 the 2 to the 8 (no points), 7-11 the 10, 11, 12, 1 and 9 (1 to 5 points)."""
+PARTNERS = 0b0101
+"""Seats 0 and 2 against 1 and 3, as the solver's side mask (the side valued)."""
+
+
+def run_of(legal: int, hands: list[int], rules: str, k: int, win: int, trick: int = 0, side: int = PARTNERS) -> int:
+    """`settled_runs` at a four-player trick led by seat 0 (suit 0, no trump), the `k`-th card to play, `win` the
+    winning card (played by the leader), `trick` the other cards lying in it."""
+    live = hands[0] | hands[1] | hands[2] | hands[3] | trick | 1 << win
+    return settled_runs(legal, live, hands, 4, coded(rules), -1, side, 0, k, win, 0, 0)
+
+
+def test_the_last_card_keeps_the_run_card_its_side_wants() -> None:
+    """Seat 3 (against the leader) holds the 11, 12 and 1 under the leader's 9: the trick is the leader's side's
+    whatever he plays, so only his cheapest is searched; where the trick is his own side's, his dearest."""
+    run = 0b111 << 8
+    hands = [0, 0, 0, run]
+    trick = 1 << 1 | 1 << 2  # seats 1 and 2 followed low
+    assert run_of(run, hands, LLIURE, 3, 11, trick) == 1 << 8
+    assert run_of(run, hands, LLIURE, 3, 11, trick, side=0b1001) == 1 << 10
+
+
+def test_a_run_that_takes_the_trick_plays_its_dearest_card() -> None:
+    """Seat 3 over the leader's 8 with the 10, 11 and 12: he takes the trick with any of them, so the dearest."""
+    run = 0b111 << 7
+    assert run_of(run, [0, 0, 0, run], LLIURE, 3, 6, 1 << 1 | 1 << 2) == 1 << 9
+
+
+def test_a_run_stays_whole_while_a_later_player_can_take_the_trick() -> None:
+    """Seat 1 over the leader's 8 with the 10, 11 and 12, and seat 2 still holds the 9 of the suit: who takes the
+    trick is not settled, so every card of the run is searched; without the 9 behind him, one card."""
+    run = 0b111 << 7
+    assert run_of(run, [0, run, 1 << 11, 1 << 0], OBLIGADA, 1, 6) == run
+    assert run_of(run, [0, run, 1 << SUIT, 1 << 0], OBLIGADA, 1, 6) == 1 << 9
+
+
+def test_a_card_without_points_joins_a_run_only_where_no_rule_asks_for_points() -> None:
+    """The 8 and the 10 side by side: at `obligada` and `carregar` a rule may allow a point card where it does not
+    allow the 8 (so the two are not alike); at `lliure` they are one run."""
+    pair = 1 << 6 | 1 << 7
+    hands = [0, 0, 0, pair]
+    trick = 1 << 1 | 1 << 2
+    assert run_of(pair, hands, OBLIGADA, 3, 11, trick) == pair
+    assert run_of(pair, hands, CARREGAR, 3, 11, trick) == pair
+    assert run_of(pair, hands, LLIURE, 3, 11, trick) == 1 << 6
+
+
+def test_a_card_in_play_between_splits_the_run() -> None:
+    """The 11 and the 1 with the 12 still in play (in the trick) are not alike: both are searched."""
+    pair = 1 << 8 | 1 << 10
+    hands = [0, 0, 0, pair]
+    assert run_of(pair, hands, LLIURE, 3, 11, 1 << 1 | 1 << 9) == pair
+
+
+TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
+
+
+@pytest.mark.parametrize(("table", "rules"), TABLES)
+def test_values_stay_plain_minimax_where_runs_are_settled(
+    table: str, rules: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Solver.gain` at trick starts and inside tricks, every null window and the whole one, against plain minimax,
+    on endgames where settled runs leave cards out (counted: the test fails if none is ever left out)."""
+    left_out = 0
+
+    def counted(legal: int, *rest: int | list[int]) -> int:
+        nonlocal left_out
+        kept = settled_runs(legal, *rest)  # type: ignore[arg-type]
+        left_out += (legal & ~kept).bit_count()
+        return kept
+
+    monkeypatch.setattr(solver_module, "settled_runs", counted)
+    for seed in range(8):
+        pos, slow, plays = endgame(record(table, rules, 300 + seed), tricks_left(table, rules, seed) + (seed % 2))
+        solver = Solver(pos.rules, pos.trump, pos.partner, partition=False)
+        for k in range(seed % 3):  # 0-2 cards already lying in the trick
+            pos.play(plays[k])
+            slow.play(plays[k])
+        for player in pos.order[:2]:
+            seat = pos.seat[player]
+            exact = value(slow, player) - pos.points(player)
+            state = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at, seat)
+            assert solver.gain(*state, -1000, 1000) == exact
+            for b in range(0, exact + 3):
+                g = solver.gain(*state, b - 1, b)
+                assert (g >= b) == (exact >= b)
+                assert exact <= g if g < b else exact >= g
+    assert left_out > 0
