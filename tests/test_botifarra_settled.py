@@ -48,15 +48,19 @@ def test_a_run_stays_whole_while_a_later_player_can_take_the_trick() -> None:
     assert run_of(run, [0, run, 1 << SUIT, 1 << 0], OBLIGADA, 1, 6) == 1 << 9
 
 
-def test_a_card_without_points_joins_a_run_only_where_no_rule_asks_for_points() -> None:
-    """The 8 and the 10 side by side: at `obligada` and `carregar` a rule may allow a point card where it does not
-    allow the 8 (so the two are not alike); at `lliure` they are one run."""
+def test_a_card_without_points_joins_a_run_where_no_rule_tells_it_from_a_point_card() -> None:
+    """Seat 3 takes the leader's 7 with the 8 or the 10 (side by side) and also holds the 2: at `obligada` and
+    `carregar` a rule may allow the 10 ("a point card") where it does not allow the 8 (not his lowest), so both are
+    searched; at `lliure` they are one run, and he takes his own trick with the dearer. Without the 2 the 8 is his
+    lowest card of the suit, kept as such: one run at every play rule."""
     pair = 1 << 6 | 1 << 7
-    hands = [0, 0, 0, pair]
     trick = 1 << 1 | 1 << 2
-    assert run_of(pair, hands, OBLIGADA, 3, 11, trick) == pair
-    assert run_of(pair, hands, CARREGAR, 3, 11, trick) == pair
-    assert run_of(pair, hands, LLIURE, 3, 11, trick) == 1 << 6
+    with_two = [0, 0, 0, pair | 1 << 0]
+    assert run_of(pair, with_two, OBLIGADA, 3, 5, trick) == pair
+    assert run_of(pair, with_two, CARREGAR, 3, 5, trick) == pair
+    assert run_of(pair, with_two, LLIURE, 3, 5, trick) == 1 << 7
+    for rules in (OBLIGADA, CARREGAR, LLIURE):
+        assert run_of(pair, [0, 0, 0, pair], rules, 3, 5, trick) == 1 << 7
 
 
 def test_a_card_in_play_between_splits_the_run() -> None:

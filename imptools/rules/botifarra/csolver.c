@@ -187,7 +187,13 @@ static u64 settled_runs(u64 legal, u64 lv, const u64 *hands, int n, int cells, i
     int seat = (lead + k) % n;
     int holder = (lead + wat) % n;
     int maxing = side >> seat & 1;
-    u64 cand = asks_points(cells) ? legal & POINT_MASK : legal;
+    u64 cand = asks_points(cells) ? legal & (POINT_MASK | lows(hands[seat])) : legal;
+#if PEXT
+    { /* no two of them side by side among the cards in play (in any suit): no run, nothing to leave out */
+        u64 packed = _pext_u64(cand, lv);
+        if (!(packed & packed >> 1)) return legal;
+    }
+#endif
     u64 out = legal & ~cand;
     u64 x = cand;
     while (x) {

@@ -194,8 +194,9 @@ def settled_runs(
     led: int,
 ) -> int:
     """`legal`, the cards the `k`-th player of the trick (k > 0) may play, less those no search needs: of each run
-    of them of one suit with no card of `live` between (the cards lying in the trick are in `live`), point cards
-    only where the play rule asks for point cards (`asks_points`), one card where no later player can take the trick
+    of them of one suit with no card of `live` between (the cards lying in the trick are in `live`), where the play
+    rule asks for point cards (`asks_points`) point cards only and the player's lowest card of the suit (kept, it
+    stays his lowest, allowed wherever a point card is), one card where no later player can take the trick
     whichever of the run is played (`cannot_be_taken`; always at its last card): the dearest where the trick goes
     to the player's side (a bit of `side`), else the cheapest.
 
@@ -217,7 +218,7 @@ def settled_runs(
     seat = (lead + k) % n
     holder = (lead + wat) % n
     maxing = side >> seat & 1
-    cand = legal & POINT_MASK if asks_points(cells) else legal
+    cand = legal & (POINT_MASK | lows(hands[seat])) if asks_points(cells) else legal
     out = legal & ~cand
     x = cand
     while x:
