@@ -17,11 +17,14 @@ PARTNERS = 0b0101
 """Seats 0 and 2 against 1 and 3, as the solver's side mask (the side valued)."""
 
 
-def run_of(legal: int, hands: list[int], rules: str, k: int, win: int, trick: int = 0, side: int = PARTNERS) -> int:
-    """`settled_runs` at a four-player trick led by seat 0 (suit 0, no trump), the `k`-th card to play, `win` the
-    winning card (played by the leader), `trick` the other cards lying in it."""
-    live = hands[0] | hands[1] | hands[2] | hands[3] | trick | 1 << win
-    return settled_runs(legal, live, hands, 4, coded(rules), -1, side, 0, k, win, 0, 0)
+def run_of(
+    legal: int, hands: list[int], rules: str, k: int, win: int, trick: int = 0, side: int = PARTNERS, trump: int = -1
+) -> int:
+    """`settled_runs` at a four-player trick led by seat 0 in suit 0, the `k`-th card to play, `win` the winning
+    card (played by the leader; -1 where `k` is 0), `trick` the other cards lying in it."""
+    live = hands[0] | hands[1] | hands[2] | hands[3] | trick | (1 << win if win >= 0 else 0)
+    led = 0 if k else -1
+    return settled_runs(legal, live, hands, 4, coded(rules), trump, side, 0, k, win, 0, led)
 
 
 def test_the_last_card_keeps_the_run_card_its_side_wants() -> None:
@@ -68,6 +71,27 @@ def test_a_card_in_play_between_splits_the_run() -> None:
     pair = 1 << 8 | 1 << 10
     hands = [0, 0, 0, pair]
     assert run_of(pair, hands, LLIURE, 3, 11, 1 << 1 | 1 << 9) == pair
+
+
+def test_a_leader_cashes_the_dearest_of_a_run_no_one_can_take() -> None:
+    """The leader holds the 9 and the 1 of oros, the two top cards: with no trump out against him the trick is his
+    whichever he leads, so the 9 alone is searched; with an opponent void in oros holding trumps, both."""
+    top = 1 << 10 | 1 << 11
+    hands = [top | 1 << 0, 1 << 1, 1 << 2, 1 << 3]
+    assert run_of(top, hands, OBLIGADA, 0, -1) == 1 << 11
+    hands[1] = 1 << SUIT
+    assert run_of(top, hands, OBLIGADA, 0, -1, trump=1) == top
+    assert run_of(top, hands, OBLIGADA, 0, -1, trump=2) == 1 << 11
+
+
+def test_only_the_other_side_can_unsettle_a_trick() -> None:
+    """Seat 1 follows the leader's 9 with the 11 or the 12 (no card beats it): the leader's partner (seat 2) can
+    ruff it, which leaves the trick with the leader's side, so it is settled and seat 1 keeps his dearer card for
+    later; where his own partner (seat 3) can ruff it, it is not."""
+    pair = 1 << 8 | 1 << 9
+    trumps = 1 << SUIT
+    assert run_of(pair, [0, pair, trumps, 1 << 0], LLIURE, 1, 11, trump=1) == 1 << 8
+    assert run_of(pair, [0, pair, 1 << 0, trumps], LLIURE, 1, 11, trump=1) == pair
 
 
 TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]

@@ -157,13 +157,15 @@ static u64 legal_coded(int cells, int trump, int led, int winning, int partner_m
     return cell == 0 ? held : allowed(cell, held, lows(held));
 }
 
-/* masks.cannot_be_taken */
-static int cannot_be_taken(const u64 *hands, int n, int trump, int lead, int k, int win, int led) {
+/* masks.cannot_be_taken (the seats of the mask `skip` left out) */
+static int cannot_be_taken(const u64 *hands, int n, int trump, int lead, int k, int win, int led, int skip) {
     u64 trump_mask = trump >= 0 ? SUIT(trump) : 0;
     u64 above = ~((((u64)2) << win) - 1);
     int wsuit = suit_of(win);
     for (int j = k + 1; j < n; j++) {
-        u64 held = hands[(lead + j) % n];
+        int seat = (lead + j) % n;
+        if (skip >> seat & 1) continue;
+        u64 held = hands[seat];
         u64 follow = held & SUIT(led);
         if (follow) {
             if (wsuit == led && (follow & above)) return 0;
@@ -179,9 +181,9 @@ static inline int asks_points(int cells) {
     return (cells & 3) == 2 || (cells >> 2 & 3) == 2 || (cells >> 4 & 3) == 2;
 }
 
-/* masks.settled_runs: the legal cards of the trick's `k`-th player (k > 0) less those no search needs, one card of
- * each run of them with nothing in play between where no later player can take the trick: the dearest where it goes
- * to the player's side, else the cheapest. */
+/* masks.settled_runs: the legal cards of the trick's `k`-th player less those no search needs, one card of each run
+ * of them with nothing in play between where no later player of the other side can take the trick: the dearest
+ * where it goes to the player's side, else the cheapest. */
 static u64 settled_runs(u64 legal, u64 lv, const u64 *hands, int n, int cells, int trump, int side, int lead, int k,
                         int win, int wat, int led) {
     int seat = (lead + k) % n;
@@ -212,10 +214,12 @@ static u64 settled_runs(u64 legal, u64 lv, const u64 *hands, int n, int cells, i
             out |= run;
             continue;
         }
-        int beat = beats(c, win, trump);
+        int beat = k == 0 || beats(c, win, trump);
         int winner = beat ? seat : holder;
-        if (k == n - 1 || cannot_be_taken(hands, n, trump, lead, k, beat ? c : win, led))
-            out |= (u64)1 << ((side >> winner & 1) == maxing ? top : c);
+        int ours = side >> winner & 1; /* the side the trick goes to as it lies */
+        int skip = ours ? side : ~side;
+        if (k == n - 1 || cannot_be_taken(hands, n, trump, lead, k, beat ? c : win, k == 0 ? suit_of(c) : led, skip))
+            out |= (u64)1 << (ours == maxing ? top : c);
         else
             out |= run;
     }
@@ -1087,7 +1091,7 @@ static int order(Solver *self, int seat, u64 legal, int k, int win, int wat, int
         }
     } else {
         int mine = self->partner[seat] == (lead + wat) % n;
-        int safe = mine && cannot_be_taken(self->hands, n, self->trump, lead, k, win, led);
+        int safe = mine && cannot_be_taken(self->hands, n, self->trump, lead, k, win, led, 0);
         for (int r = 0; r < count; r++) {
             int b = reps[r];
             int p = POINTS_OF[b];
@@ -1344,6 +1348,8 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
     u64 legal;
     if (k == 0) {
         legal = held;
+        if (!part && (legal & (legal - 1))) /* a run's one card where the trick's taker is settled */
+            legal = settled_runs(legal, self->live, hands, n, self->cells, trump, side, lead, 0, -1, 0, -1);
     } else {
         int mine_win = self->partner[seat] == (lead + wat) % n;
         legal = legal_coded(self->cells, trump, led, win, mine_win, held);
@@ -1833,7 +1839,7 @@ static PyObject *module_cannot_be_taken(PyObject *module, PyObject *args) {
         PyErr_SetString(PyExc_ValueError, "not a trick");
         return NULL;
     }
-    return PyBool_FromLong(cannot_be_taken(hands, n, trump, lead, k, win, led));
+    return PyBool_FromLong(cannot_be_taken(hands, n, trump, lead, k, win, led, 0));
 }
 
 static PyObject *module_least_points(PyObject *module, PyObject *args) {

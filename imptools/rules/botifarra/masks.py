@@ -100,14 +100,18 @@ def _allowed(cell: int, pool: int, low: int) -> int:
     return low if cell == 1 else pool & (POINT_MASK | low)
 
 
-def cannot_be_taken(hands: list[int], n: int, trump: int, lead: int, k: int, win: int, led: int) -> bool:
+def cannot_be_taken(hands: list[int], n: int, trump: int, lead: int, k: int, win: int, led: int, skip: int = 0) -> bool:
     """Whether no player after the `k`-th of the trick (led in suit `led`) can take its winning card `win` (by
-    the cards they hold)."""
+    the cards they hold), the seats of the mask `skip` left out (a player of the winner's side may take it: it
+    stays his side's, and whoever could not take `win` cannot take a card that beats it)."""
     trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
     above = ~((2 << win) - 1)
     wsuit = win // 12
     for j in range(k + 1, n):
-        held = hands[(lead + j) % n]
+        seat = (lead + j) % n
+        if skip >> seat & 1:
+            continue
+        held = hands[seat]
         follow = held & SUIT_MASK[led]
         if follow:
             if wsuit == led and follow & above:
@@ -193,12 +197,13 @@ def settled_runs(
     wat: int,
     led: int,
 ) -> int:
-    """`legal`, the cards the `k`-th player of the trick (k > 0) may play, less those no search needs: of each run
+    """`legal`, the cards the `k`-th player of the trick may play, less those no search needs: of each run
     of them of one suit with no card of `live` between (the cards lying in the trick are in `live`), where the play
     rule asks for point cards (`asks_points`) point cards only and the player's lowest card of the suit (kept, it
     stays his lowest, allowed wherever a point card is), one card where no later player can take the trick
-    whichever of the run is played (`cannot_be_taken`; always at its last card): the dearest where the trick goes
-    to the player's side (a bit of `side`), else the cheapest.
+    whichever of the run is played, none of the other side than the one it goes to (`cannot_be_taken`; always at
+    its last card; a leader's run, where no one of the other side can take it): the dearest where the trick goes to
+    the player's side (a bit of `side`), else the cheapest. `win` and `led` are -1 for a leader.
 
     The cards of such a run compare alike with every other card in play, so the hands after each are the same game
     card for card (the run's card kept in hand playing where the other would): the same tricks' winners, the same
@@ -238,10 +243,14 @@ def settled_runs(
         if top == c:
             out |= run
             continue
-        beat = beats(c, win, trump)
+        beat = k == 0 or beats(c, win, trump)
         winner = seat if beat else holder
-        if k == n - 1 or cannot_be_taken(hands, n, trump, lead, k, c if beat else win, led):
-            out |= 1 << (top if (side >> winner & 1) == maxing else c)
+        ours = side >> winner & 1  # the side the trick goes to as it lies (a bit of `side` or not)
+        skip = side if ours else ~side
+        if k == n - 1 or cannot_be_taken(
+            hands, n, trump, lead, k, c if beat else win, c // 12 if k == 0 else led, skip
+        ):
+            out |= 1 << (top if ours == maxing else c)
         else:
             out |= run
     return out

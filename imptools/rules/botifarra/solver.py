@@ -575,6 +575,8 @@ class Solver:
         held = hands[seat]
         if k == 0:
             legal = held
+            if not part and legal & (legal - 1):  # a run's one card where the trick's taker is settled
+                legal = settled_runs(legal, self.live, hands, n, self.cells, trump, side, lead, 0, -1, 0, -1)
         else:
             mine_win = self.partner[seat] == (lead + wat) % n
             legal = legal_coded(self.cells, trump, led, win, mine_win, held)
