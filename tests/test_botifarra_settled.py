@@ -6,10 +6,11 @@ from __future__ import annotations
 import pytest
 
 import imptools.rules.botifarra.solver as solver_module
+from imptools.rules.botifarra.duel import Duel
 from imptools.rules.botifarra.masks import coded, settled_runs
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
 from imptools.rules.botifarra.position import Solver
-from tests.test_analyse_botifarra import endgame, record, tricks_left, value
+from tests.test_analyse_botifarra import endgame, record, sum_value, tricks_left, value
 
 SUIT = 12
 """The bits of a suit: 0-6 the 2 to the 8 (no points), 7-11 the 10, 11, 12, 1 and 9 (1 to 5 points)."""
@@ -125,6 +126,40 @@ def test_values_stay_plain_minimax_where_runs_are_settled(
             assert solver.gain(*state, -1000, 1000) == exact
             for b in range(0, exact + 3):
                 g = solver.gain(*state, b - 1, b)
+                assert (g >= b) == (exact >= b)
+                assert exact <= g if g < b else exact >= g
+    assert left_out > 0
+
+
+@pytest.mark.parametrize("variant", ["rector-vicar", "piles-and-hand"])
+def test_two_player_values_stay_plain_minimax_where_runs_are_settled(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`Duel.gain`, every null window and the whole one, against plain minimax of the sum, on endgames where
+    `Duel.settled` leaves cards out (runs of cards with no pile card under them; counted: none left out fails)."""
+    left_out = 0
+    settled = Duel.settled
+
+    def counted(duel: Duel, legal: int, seat: int, k: int, win: int) -> int:
+        nonlocal left_out
+        kept = settled(duel, legal, seat, k, win)
+        left_out += (legal & ~kept).bit_count()
+        return kept
+
+    monkeypatch.setattr(Duel, "settled", counted)
+    for seed in range(16):
+        pos, slow, plays = endgame(record("two", variant, 500 + seed), 6 + seed % 2)
+        duel = Duel(pos.rules, pos.trump, pos.under)
+        if seed % 2:
+            pos.play(plays[0])
+            slow.play(plays[0])
+        for player in pos.order:
+            seat = pos.seat[player]
+            exact = sum_value(pos, seat) - 2 * pos.card_points[seat] - pos.tricks[seat]
+            state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, seat)
+            assert duel.gain(*state, -1000, 1000) == exact
+            for b in range(0, exact + 3):
+                g = duel.gain(*state, b - 1, b)
                 assert (g >= b) == (exact >= b)
                 assert exact <= g if g < b else exact >= g
     assert left_out > 0

@@ -325,6 +325,48 @@ static inline int64_t next_key(const DuelObject *d, int lead, int seat, int win,
 }
 
 /* Duel.node: the sum the searching seat wins from here, fail-soft in (alpha, beta) */
+/* masks.asks_points: whether a cell of the play rule asks for a point card (LOW_OR_POINT, coded 2) */
+static inline int asks_points(int cells)
+{
+    return (cells & 3) == 2 || (cells >> 2 & 3) == 2 || (cells >> 4 & 3) == 2;
+}
+
+/* duel.Duel.settled: `legal` less the cards no search needs where who takes the trick is settled, one card of each
+ * run with nothing in play between and no pile card under any: the follower's dearest where he takes the trick, else
+ * his cheapest; a leader's dearest where the other can take none of it. */
+static uint64_t settled(const DuelObject *d, uint64_t legal, int seat, int k, int win)
+{
+    if (asks_points(d->cells)) return legal;
+    uint64_t lv = d->live;
+    const uint64_t *under = d->under;
+    uint64_t out = 0, x = legal;
+    while (x) {
+        int c = low_bit(x);
+        x &= x - 1;
+        int top = c;
+        uint64_t run = 1ULL << c;
+        while (x && !under[c]) {
+            int b = low_bit(x);
+            if (b / 12 != c / 12 || under[b] || (lv & ((1ULL << b) - (2ULL << top)))) break;
+            top = b;
+            run |= 1ULL << b;
+            x &= x - 1;
+        }
+        if (top == c) {
+            out |= run;
+        } else if (k) {
+            out |= 1ULL << (beats(c, win, d->trump) ? top : c);
+        } else { /* a lead: settled where the other can take none of the run (all of it compares alike) */
+            uint64_t reply = d->free[1 - seat];
+            uint64_t follow = reply & SUIT_MASK[c / 12];
+            uint64_t takes = follow ? follow & ~((2ULL << c) - 1)
+                                    : reply & d->trump_mask & (c / 12 == d->trump ? ~((2ULL << c) - 1) : ~0ULL);
+            out |= takes ? run : 1ULL << top;
+        }
+    }
+    return out;
+}
+
 static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_t alpha, int64_t beta)
 {
     d->nodes++;
@@ -383,6 +425,7 @@ static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_
     int seat = (lead + k) & 1;
     uint64_t held = free[seat];
     uint64_t legal = k == 0 ? held : legal_coded(d->cells, trump, win / 12, win, 0, held);
+    if (legal & (legal - 1)) legal = settled(d, legal, seat, k, win);
     int moves[49];
     int count;
     int lazy = first >= 0 && (legal >> first & 1) && (legal & (legal - 1));

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from array import array
 
-from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, beats, coded, legal_coded
+from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, asks_points, beats, coded, legal_coded
 
 DUEL_SLOTS = 1 << 25
 """The most slots of `Duel`'s table (32M: 12 bytes each, 384 MB at the most). A whole hand's first value without a
@@ -219,6 +219,45 @@ class Duel:
         out.sort()
         return [x & 63 for x in out]
 
+    def settled(self, legal: int, seat: int, k: int, win: int) -> int:
+        """`legal` less the cards no search needs where who takes the trick is settled (as `masks.settled_runs`):
+        of each run of them of one suit with nothing in play between and no pile card under any, one card: the
+        follower's, his dearest where he takes the trick, else his cheapest; a leader's, where the other cannot
+        take any of them, his dearest. The two-player obligations ask only about suits and ranks (`lliure`)."""
+        if asks_points(self.cells):
+            return legal
+        lv = self.live
+        under = self.under
+        out = 0
+        x = legal
+        while x:
+            low = x & -x
+            c = low.bit_length() - 1
+            x ^= low
+            top = c
+            run = low
+            while x and not under[c]:
+                nxt = x & -x
+                b = nxt.bit_length() - 1
+                if b // 12 != c // 12 or under[b] or lv & ((1 << b) - (2 << top)):
+                    break
+                top = b
+                run |= nxt
+                x ^= nxt
+            if top == c:
+                out |= run
+            elif k:
+                out |= 1 << (top if beats(c, win, self.trump) else c)
+            else:  # a lead: settled where the other can take none of the run (all of it compares alike)
+                reply = self.free[1 - seat]
+                follow = reply & SUIT_MASK[c // 12]
+                if follow:
+                    takes = follow & ~((2 << c) - 1)
+                else:
+                    takes = reply & self.trump_mask & (~((2 << c) - 1) if c // 12 == self.trump else -1)
+                out |= run if takes else 1 << top
+        return out
+
     def node(self, k: int, lead: int, win: int, pts: int, alpha: int, beta: int) -> int:
         """The sum the searching seat wins from here, `k` cards (0 or 1) lying in the trick (`win` the led one,
         `pts` twice its points), fail-soft in (alpha, beta); only a trick's start is kept in the table."""
@@ -273,6 +312,8 @@ class Duel:
         seat = (lead + k) & 1
         held = free[seat]
         legal = held if k == 0 else legal_coded(self.cells, trump, win // 12, win, False, held)
+        if legal & (legal - 1):
+            legal = self.settled(legal, seat, k, win)
         # the table's card is tried before the others are ordered (most cut-offs come at it): `order` runs only
         # where it does not cut
         lazy = first >= 0 and legal >> first & 1 == 1 and legal & (legal - 1) != 0
