@@ -22,6 +22,15 @@
 #define POPCNT 0
 #endif
 
+/* Whether it targets one that gathers a word's bits by a mask in one instruction (x86-64 with `-mbmi2`, as
+ * csolver.c): `settled` tells a legal set without runs by it. */
+#if defined(__BMI2__) && defined(__x86_64__)
+#define PEXT 1
+#include <immintrin.h>
+#else
+#define PEXT 0
+#endif
+
 #define DUEL_SLOTS (1LL << 25)
 #define FIRST_SLOTS (1LL << 16)
 
@@ -142,6 +151,7 @@ typedef struct {
     int trump;
     uint64_t trump_mask;
     uint64_t under[48];
+    uint64_t bare; /* the cards with no pile card under them */
     long long most;
     int64_t mask;
     long long size;
@@ -336,18 +346,24 @@ static inline int asks_points(int cells)
  * his cheapest; a leader's dearest where the other can take none of it. */
 static uint64_t settled(const DuelObject *d, uint64_t legal, int seat, int k, int win)
 {
-    if (asks_points(d->cells)) return legal;
+    uint64_t cand = legal & d->bare;
+    if (!(cand & (cand - 1)) || asks_points(d->cells)) return legal;
     uint64_t lv = d->live;
-    const uint64_t *under = d->under;
-    uint64_t out = 0, x = legal;
+#if PEXT
+    { /* no two of them side by side among the cards in play: no run */
+        uint64_t packed = _pext_u64(cand, lv);
+        if (!(packed & packed >> 1)) return legal;
+    }
+#endif
+    uint64_t out = legal & ~cand, x = cand;
     while (x) {
         int c = low_bit(x);
         x &= x - 1;
         int top = c;
         uint64_t run = 1ULL << c;
-        while (x && !under[c]) {
+        while (x) {
             int b = low_bit(x);
-            if (b / 12 != c / 12 || under[b] || (lv & ((1ULL << b) - (2ULL << top)))) break;
+            if (b / 12 != c / 12 || (lv & ((1ULL << b) - (2ULL << top)))) break;
             top = b;
             run |= 1ULL << b;
             x &= x - 1;
@@ -593,6 +609,9 @@ static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
     self->trump = trump;
     self->trump_mask = trump >= 0 ? SUIT_MASK[trump] : 0;
     memcpy(self->under, u, sizeof u);
+    self->bare = 0;
+    for (int b = 0; b < 48; b++)
+        if (!u[b]) self->bare |= 1ULL << b;
     self->most = slots;
     self->size = size;
     self->mask = size - 1;

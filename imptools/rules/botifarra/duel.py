@@ -85,6 +85,8 @@ class Duel:
         self.trump = trump
         self.trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
         self.under = under
+        self.bare = sum(1 << b for b in range(48) if not under[b])
+        """The cards with no pile card under them (in hand, or at a pile's bottom): the only ones `settled` joins."""
         self.most = slots
         size = min(first, slots)
         self.mask = size - 1
@@ -224,22 +226,22 @@ class Duel:
         of each run of them of one suit with nothing in play between and no pile card under any, one card: the
         follower's, his dearest where he takes the trick, else his cheapest; a leader's, where the other cannot
         take any of them, his dearest. The two-player obligations ask only about suits and ranks (`lliure`)."""
-        if asks_points(self.cells):
+        cand = legal & self.bare
+        if not cand & (cand - 1) or asks_points(self.cells):
             return legal
         lv = self.live
-        under = self.under
-        out = 0
-        x = legal
+        out = legal & ~cand
+        x = cand
         while x:
             low = x & -x
             c = low.bit_length() - 1
             x ^= low
             top = c
             run = low
-            while x and not under[c]:
+            while x:
                 nxt = x & -x
                 b = nxt.bit_length() - 1
-                if b // 12 != c // 12 or under[b] or lv & ((1 << b) - (2 << top)):
+                if b // 12 != c // 12 or lv & ((1 << b) - (2 << top)):
                     break
                 top = b
                 run |= nxt
