@@ -10,8 +10,9 @@ reversed every other round), to value a hand of `bench_botifarra.py`'s games (sa
 `imp analyse --jobs 1` does, the trump table included; `imptools.rules.botifarra.position` is pointed at each build's
 `Solver` in turn. A machine shared with other work moves one and the same run by a third from round to round:
 alternating in one process spreads that over the builds alike; read the medians. The positions visited are printed
-each round and must be the same for every build (a build that changed them is not the same search). Run after
-`pip install .` (the rest of the search compiled as installed), from `bench/`, not the tree's root.
+each round: a build that changed them is not the same search, and where it prunes, the line after the rounds says
+whether every build still gave the same values (each play's and the trump table's). Run after `pip install .` (the
+rest of the search compiled as installed), from `bench/`, not the tree's root.
 
 For a count of the solver's instructions, which does not move with the machine's load (`valgrind`, one build at a
 time, about thirty times slower):
@@ -68,13 +69,17 @@ def main() -> None:
             classes[name] = build(name, source, [f for f in flags.split(",") if f], Path(where))
         names = list(classes)
         times: dict[str, list[float]] = {n: [] for n in names}
+        found: dict[str, object] = {}
         for r in range(args.rounds):
             for name in names if r % 2 == 0 else names[::-1]:
                 position.NATIVE_SOLVER = classes[name]
                 began = time.process_time()
-                nodes = analyse_hand(game, args.hand).nodes
+                analysis = analyse_hand(game, args.hand)
                 times[name].append(time.process_time() - began)
-                print(f"round {r + 1}: {name} {nodes} positions, {times[name][-1]:.2f} s CPU", flush=True)
+                found[name] = (analysis.plays, analysis.choices)
+                print(f"round {r + 1}: {name} {analysis.nodes} positions, {times[name][-1]:.2f} s CPU", flush=True)
+    differ = [n for n in names if found[n] != found[names[0]]]
+    print("every build values every play and the trump table alike" if not differ else f"values differ: {differ}")
     first = statistics.median(times[names[0]])
     print(f"{args.table} seed {args.seed} hand {args.hand}, {args.rounds} rounds, CPU seconds:")
     for name in names:
