@@ -15,7 +15,15 @@ from __future__ import annotations
 
 from array import array
 
-from imptools.rules.botifarra.masks import POINTS_OF, SUIT_MASK, asks_points, beats, coded, legal_coded
+from imptools.rules.botifarra.masks import (
+    POINTS_OF,
+    SUIT_MASK,
+    asks_points,
+    beats,
+    card_runs,
+    coded,
+    legal_coded,
+)
 
 DUEL_SLOTS = 1 << 25
 """The most slots of `Duel`'s table (32M: 12 bytes each, 384 MB at the most). A whole hand's first value without a
@@ -229,23 +237,8 @@ class Duel:
         cand = legal & self.bare
         if not cand & (cand - 1) or asks_points(self.cells):
             return legal
-        lv = self.live
         out = legal & ~cand
-        x = cand
-        while x:
-            low = x & -x
-            c = low.bit_length() - 1
-            x ^= low
-            top = c
-            run = low
-            while x:
-                nxt = x & -x
-                b = nxt.bit_length() - 1
-                if b // 12 != c // 12 or lv & ((1 << b) - (2 << top)):
-                    break
-                top = b
-                run |= nxt
-                x ^= nxt
+        for c, top, run in card_runs(cand, self.live):
             if top == c:
                 out |= run
             elif k:

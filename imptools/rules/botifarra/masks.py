@@ -183,6 +183,33 @@ def asks_points(cells: int) -> bool:
     return (cells & 3) == code or (cells >> 2 & 3) == code or (cells >> 4 & 3) == code
 
 
+def card_runs(cards: int, live: int) -> list[tuple[int, int, int]]:
+    """`cards` in runs: each run's lowest card, its highest and its bits, a run being cards of one suit with no card
+    of `live` between them (whatever their points).
+
+    >>> card_runs(1 << 0 | 1 << 2 | 1 << 3 | 1 << 12, 1 << 0 | 1 << 1 | 1 << 2 | 1 << 3 | 1 << 12)
+    [(0, 0, 1), (2, 3, 12), (12, 12, 4096)]
+    """
+    out: list[tuple[int, int, int]] = []
+    x = cards
+    while x:
+        low = x & -x
+        c = low.bit_length() - 1
+        top = c
+        run = low
+        x ^= low
+        while x:
+            nxt = x & -x
+            b = nxt.bit_length() - 1
+            if b // 12 != c // 12 or live & ((1 << b) - (2 << top)):
+                break
+            top = b
+            run |= nxt
+            x ^= nxt
+        out.append((c, top, run))
+    return out
+
+
 def settled_runs(
     legal: int,
     live: int,
@@ -225,21 +252,7 @@ def settled_runs(
     maxing = side >> seat & 1
     cand = legal & (POINT_MASK | lows(hands[seat])) if asks_points(cells) else legal
     out = legal & ~cand
-    x = cand
-    while x:
-        low = x & -x
-        c = low.bit_length() - 1
-        top = c
-        run = low
-        x ^= low
-        while x:
-            nxt = x & -x
-            b = nxt.bit_length() - 1
-            if b // 12 != c // 12 or live & ((1 << b) - (2 << top)):
-                break
-            top = b
-            run |= nxt
-            x ^= nxt
+    for c, top, run in card_runs(cand, live):
         if top == c:
             out |= run
             continue
