@@ -151,7 +151,7 @@ typedef struct {
     int trump;
     uint64_t trump_mask;
     uint64_t under[48];
-    uint64_t bare; /* the cards with no pile card under them */
+    uint64_t bare; /* the cards with no pile card under them (none where the rule asks for point cards) */
     long long most;
     int64_t mask;
     long long size;
@@ -334,7 +334,6 @@ static inline int64_t next_key(const DuelObject *d, int lead, int seat, int win,
     return (int64_t)((d->live ^ (1ULL << win | 1ULL << b)) | (uint64_t)winner << 48);
 }
 
-/* Duel.node: the sum the searching seat wins from here, fail-soft in (alpha, beta) */
 /* masks.asks_points: whether a cell of the play rule asks for a point card (LOW_OR_POINT, coded 2) */
 static inline int asks_points(int cells)
 {
@@ -347,7 +346,7 @@ static inline int asks_points(int cells)
 static uint64_t settled(const DuelObject *d, uint64_t legal, int seat, int k, int win)
 {
     uint64_t cand = legal & d->bare;
-    if (!(cand & (cand - 1)) || asks_points(d->cells)) return legal;
+    if (!(cand & (cand - 1))) return legal;
     uint64_t lv = d->live;
 #if PEXT
     { /* no two of them side by side among the cards in play: no run */
@@ -383,6 +382,7 @@ static uint64_t settled(const DuelObject *d, uint64_t legal, int seat, int k, in
     return out;
 }
 
+/* Duel.node: the sum the searching seat wins from here, fail-soft in (alpha, beta) */
 static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_t alpha, int64_t beta)
 {
     d->nodes++;
@@ -610,7 +610,7 @@ static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
     self->trump_mask = trump >= 0 ? SUIT_MASK[trump] : 0;
     memcpy(self->under, u, sizeof u);
     self->bare = 0;
-    for (int b = 0; b < 48; b++)
+    for (int b = 0; b < 48 && !asks_points((int)cells); b++)
         if (!u[b]) self->bare |= 1ULL << b;
     self->most = slots;
     self->size = size;

@@ -1348,8 +1348,6 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
     u64 legal;
     if (k == 0) {
         legal = held;
-        if (!part && (legal & (legal - 1))) /* a run's one card where the trick's taker is settled */
-            legal = settled_runs(legal, self->live, hands, n, self->cells, trump, side, lead, 0, -1, 0, -1);
     } else {
         int mine_win = self->partner[seat] == (lead + wat) % n;
         legal = legal_coded(self->cells, trump, led, win, mine_win, held);
@@ -1366,9 +1364,9 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
                 self->rel |= h0 > wb ? h0 : wb;
             }
         }
-        if (!part && (legal & (legal - 1))) /* a run's one card where the trick's taker is settled */
-            legal = settled_runs(legal, self->live, hands, n, self->cells, trump, side, lead, k, win, wat, led);
     }
+    if (!part && (legal & (legal - 1))) /* a run's one card where the trick's taker is settled */
+        legal = settled_runs(legal, self->live, hands, n, self->cells, trump, side, lead, k, win, wat, led);
     int moves[48];
     int count;
     if (legal & (legal - 1)) {

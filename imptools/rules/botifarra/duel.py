@@ -93,8 +93,9 @@ class Duel:
         self.trump = trump
         self.trump_mask = SUIT_MASK[trump] if trump >= 0 else 0
         self.under = under
-        self.bare = sum(1 << b for b in range(48) if not under[b])
-        """The cards with no pile card under them (in hand, or at a pile's bottom): the only ones `settled` joins."""
+        self.bare = 0 if asks_points(self.cells) else sum(1 << b for b in range(48) if not under[b])
+        """The cards with no pile card under them (in hand, or at a pile's bottom): the only ones `settled` joins
+        (none where the play rule asks for point cards: the two-player rule, `lliure`, asks only about ranks)."""
         self.most = slots
         size = min(first, slots)
         self.mask = size - 1
@@ -235,7 +236,7 @@ class Duel:
         follower's, his dearest where he takes the trick, else his cheapest; a leader's, where the other cannot
         take any of them, his dearest. The two-player obligations ask only about suits and ranks (`lliure`)."""
         cand = legal & self.bare
-        if not cand & (cand - 1) or asks_points(self.cells):
+        if not cand & (cand - 1):
             return legal
         out = legal & ~cand
         for c, top, run in card_runs(cand, self.live):

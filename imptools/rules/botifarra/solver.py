@@ -575,8 +575,6 @@ class Solver:
         held = hands[seat]
         if k == 0:
             legal = held
-            if not part and legal & (legal - 1):  # a run's one card where the trick's taker is settled
-                legal = settled_runs(legal, self.live, hands, n, self.cells, trump, side, lead, 0, -1, 0, -1)
         else:
             mine_win = self.partner[seat] == (lead + wat) % n
             legal = legal_coded(self.cells, trump, led, win, mine_win, held)
@@ -590,8 +588,8 @@ class Solver:
                     h0 = cmp & -cmp
                     wb = 1 << win
                     self.rel |= h0 if h0 > wb else wb
-            if not part and legal & (legal - 1):  # a run's one card where the trick's taker is settled
-                legal = settled_runs(legal, self.live, hands, n, self.cells, trump, side, lead, k, win, wat, led)
+        if not part and legal & (legal - 1):  # a run's one card where the trick's taker is settled
+            legal = settled_runs(legal, self.live, hands, n, self.cells, trump, side, lead, k, win, wat, led)
         if legal & (legal - 1):
             look = k < n - 1 and (k > 0 or first < 0) and self.live.bit_count() >= LOOKAHEAD_TRICKS * n
             moves = self.order(seat, legal, k, win, wat, lead, led, pts, look)
