@@ -27,7 +27,17 @@ from imptools.reader import read_games
 from imptools.rules.botifarra.masks import POINT_MASK, POINTS_OF, SUIT_MASK, beats, cannot_be_taken, coded, legal_coded
 from imptools.rules.botifarra.obligations import TABLES
 from imptools.rules.botifarra.position import SearchBotifarra
-from imptools.rules.botifarra.solver import INF, LOOKAHEAD_TRICKS, LOW_ALL, PACK, SOLVER_CAP, Solver, least_points
+from imptools.rules.botifarra.solver import (
+    INF,
+    KILLER_SLOTS,
+    KILLER_TRICKS,
+    LOOKAHEAD_TRICKS,
+    LOW_ALL,
+    PACK,
+    SOLVER_CAP,
+    Solver,
+    least_points,
+)
 from imptools.simulate import Options, simulate
 
 SEATINGS = {"partnership": [2, 3, 0, 1], "individual": [-1, -1, -1, -1], "three": [-1, -1, -1]}
@@ -92,7 +102,8 @@ def helpers(module: ModuleType, rng: random.Random) -> list[str]:
     `least_points` against the Python ones, on every card pair and on random hands."""
     diffs = []
     want = {"POINTS_OF": POINTS_OF, "PACK": PACK, "SUIT_MASK": SUIT_MASK, "POINT_MASK": POINT_MASK, "LOW_ALL": LOW_ALL,
-            "INF": INF, "SOLVER_CAP": SOLVER_CAP, "LOOKAHEAD_TRICKS": LOOKAHEAD_TRICKS}  # fmt: skip
+            "INF": INF, "SOLVER_CAP": SOLVER_CAP, "LOOKAHEAD_TRICKS": LOOKAHEAD_TRICKS, "KILLER_SLOTS": KILLER_SLOTS,
+            "KILLER_TRICKS": KILLER_TRICKS}  # fmt: skip
     got = module.tables()
     diffs += [f"table {k}" for k in want if got.get(k) != want[k]]
     for trump in range(-1, 4):

@@ -4,8 +4,9 @@
  *
  * It visits the very positions the Python class visits, in the same order, and gives the same values: the same
  * bounds (`sure`, `entry`, `ruffs`, `least_points`), the same move order (`order`: the same scores, the same
- * ties), the same table behaviour (two generations of `cap` entries a side, the newer looked up first, stored
- * into, and made the older when it holds more than `cap`) and the same `nodes`. The Python class stays the
+ * ties; the killer cards, `killers` by `killer_hash`, in the same slots), the same table behaviour (two
+ * generations of `cap` entries a side, the newer looked up first, stored into, and made the older when it holds
+ * more than `cap`) and the same `nodes`. The Python class stays the
  * reference and the fallback (`position.new_solver` chooses); tests/test_native_solver.py compares the two.
  * Partition search (`Solver(partition=True)`: `store`, `kvec_of`, `mark_top`, `top_mask`, `run_relevant` and the
  * relevant cards `rel` followed in `node`) is ported too, its tables as the Python class keeps them: a dict of
@@ -63,6 +64,8 @@ typedef int64_t i64;
 #define BUCKET 6
 #define PARTITION_LEAST 8
 #define LOOKAHEAD_TRICKS 5 /* solver.LOOKAHEAD_TRICKS */
+#define KILLER_BITS 16      /* solver.KILLER_SLOTS == 1 << KILLER_BITS */
+#define KILLER_TRICKS 4     /* solver.KILLER_TRICKS */
 
 /* masks.POINTS_OF: the card points of each bit (a suit's seven low cards none, then 1 2 3 4 5). */
 static const int POINTS_OF[48] = {
@@ -368,6 +371,17 @@ static void gen_free(Gen *g) {
     g->count = 0;
 }
 
+/* Two words mixed into one (the tables' slots: solver.hash2 the same bits). */
+static inline u64 hash2(u64 a, u64 b) {
+    u64 h = a * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 29) ^ b) * 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 32);
+}
+
+/* solver.killer_hash: a hand to play to a suit led (-1 at a trick's start) as a slot of `killers` by its low bits,
+ * which keeps it with its top bit set (a slot of 0 is empty) and its six low bits left for the card. */
+static inline u64 killer_hash(u64 held, int led) { return hash2(held, (u64)(led + 1)) | (u64)1 << 63; }
+
 #if PEXT
 /* The compact part of a generation: the trick starts with at most 36 cards in play (nine tricks left at four
  * players, every one at three), keyed in two words by `compact_key` with the entry in the second's top 21 bits,
@@ -396,12 +410,6 @@ static inline void compact_key(const u64 *hands, int n, u64 lv, int lead, u64 *w
     u64 c = _pext_u64(lv, POINT_MASK) | counts << 20 | (u64)(lead | 4) << 32;
     *w0 = a | b << 36;
     *w1 = b >> 28 | c << 8;
-}
-
-static inline u64 hash2(u64 a, u64 b) {
-    u64 h = a * 0x9E3779B97F4A7C15ULL;
-    h = (h ^ (h >> 29) ^ b) * 0xBF58476D1CE4E5B9ULL;
-    return h ^ (h >> 32);
 }
 
 /* The entry of (w0, w1) in `g`'s compact part, or -1 (as `gen_get`'s: lo, hi, best card + 1). */
@@ -619,6 +627,7 @@ typedef struct {
     u64 coarse[2];    /* the partition key of the last trick start `key_of` keyed (its leader: `coarse_lead`) */
     uint32_t coarse_lead;
     u64 tops[4][8]; /* `Solver.tops` a suit's word at a time: suit s's cards without points from rank j up */
+    u64 *killers;   /* `Solver.killers`: KILLER_SLOTS slots, each a hand and suit's hash (`killer_hash`), a card */
     int failed; /* 1: memory ran out (`gain` raises MemoryError), 2: a signal's handler raised: the search unwinds */
 } Solver;
 
@@ -1365,6 +1374,13 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
             }
         }
     }
+    u64 killer = 0; /* KILLER_TRICKS tricks left or more, inside a trick or at a lead the table has no card for: the
+                     * card that cut off last with this hand to this suit (to a lead) first */
+    if ((k > 0 || first < 0) && popcount(self->live) >= KILLER_TRICKS * n) {
+        killer = killer_hash(held, led);
+        u64 slot = self->killers[killer & ((1 << KILLER_BITS) - 1)];
+        if (!((slot ^ killer) >> 6)) first = (int)(slot & 63);
+    }
     if (!part && (legal & (legal - 1))) /* a run's one card where the trick's taker is settled */
         legal = settled_runs(legal, self->live, hands, n, self->cells, trump, side, lead, k, win, wat, led);
     int moves[48];
@@ -1452,6 +1468,8 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
             }
         }
     }
+    if (killer && count > 1 && (maxing ? best >= beta : best <= alpha)) /* the card that cut off, remembered */
+        self->killers[killer & ((1 << KILLER_BITS) - 1)] = (killer & ~(u64)63) | (u64)move;
     if (keyed) {
         if (best <= alpha) {
             if (best < hi) hi = best;
@@ -1592,11 +1610,18 @@ static int Solver_init(Solver *self, PyObject *args, PyObject *kwds) {
         }
     }
     free_tables(self);
+    if (!self->killers) self->killers = malloc(sizeof(u64) << KILLER_BITS);
+    if (!self->killers) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    memset(self->killers, 0, sizeof(u64) << KILLER_BITS);
     return 0;
 }
 
 static void Solver_dealloc(Solver *self) {
     free_tables(self);
+    free(self->killers);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -1649,7 +1674,7 @@ static PyObject *Solver_gain(Solver *self, PyObject *args, PyObject *kwds) {
         PyErr_SetString(PyExc_ValueError, "the solver was not set up");
         return NULL;
     }
-    u64 hands[4];
+    u64 hands[4] = {0, 0, 0, 0};
     u64 trick[4];
     int nh, nt;
     if (card_list(hands_o, "hands", hands, 4, &nh) < 0 || card_list(trick_o, "trick", trick, n - 1, &nt) < 0)
@@ -1800,9 +1825,10 @@ static PyObject *module_tables(PyObject *module, PyObject *unused) {
     PyObject *suits = Py_BuildValue("(KKKK)", (unsigned long long)SUIT(0), (unsigned long long)SUIT(1),
                                     (unsigned long long)SUIT(2), (unsigned long long)SUIT(3));
     if (!suits) goto fail;
-    return Py_BuildValue("{sNsNsNsKsKsLsisi}", "POINTS_OF", points, "PACK", pack, "SUIT_MASK", suits, "POINT_MASK",
-                         (unsigned long long)POINT_MASK, "LOW_ALL", (unsigned long long)LOW_ALL, "INF",
-                         (long long)INF, "SOLVER_CAP", DEFAULT_CAP, "LOOKAHEAD_TRICKS", LOOKAHEAD_TRICKS);
+    return Py_BuildValue("{sNsNsNsKsKsLsisisisi}", "POINTS_OF", points, "PACK", pack, "SUIT_MASK", suits,
+                         "POINT_MASK", (unsigned long long)POINT_MASK, "LOW_ALL", (unsigned long long)LOW_ALL, "INF",
+                         (long long)INF, "SOLVER_CAP", DEFAULT_CAP, "LOOKAHEAD_TRICKS", LOOKAHEAD_TRICKS,
+                         "KILLER_SLOTS", 1 << KILLER_BITS, "KILLER_TRICKS", KILLER_TRICKS);
 fail:
     Py_XDECREF(points);
     Py_XDECREF(pack);

@@ -39,6 +39,27 @@ LOOKAHEAD_TRICKS = 5
 PARTITION_LEAST = 8
 """Positions a trick start's search must have visited for its bound to be kept in the partition table too (the
 small ones cost more to keep than they save)."""
+KILLER_SLOTS = 1 << 16
+"""Slots of a solver's `killers` (512 KB in C): the card that last cut off with the same hand to the same suit led
+(or to lead), tried first there (`node`)."""
+KILLER_TRICKS = 4
+"""Tricks left (this one included) from which `node` remembers and reads those cards (docs/PERFORMANCE.md, "Killer
+cards")."""
+_M64 = (1 << 64) - 1
+
+
+def hash2(a: int, b: int) -> int:
+    """Two 64-bit words mixed into one (`csolver.c`'s, whose tables' slots it picks: the same bits here)."""
+    h = a * 0x9E3779B97F4A7C15 & _M64
+    h = (h ^ h >> 29 ^ b) * 0xBF58476D1CE4E5B9 & _M64
+    return h ^ h >> 32
+
+
+def killer_hash(held: int, led: int) -> int:
+    """A hand `held` to play to the suit `led` (-1 at a trick's start) as a hash: its low bits pick a slot of
+    `Solver.killers`, which keeps it with its top bit set (a slot of 0 is empty) and its six low bits replaced by
+    the card."""
+    return hash2(held, led + 1) | 1 << 63
 
 
 def _pext7(live: int, own: int) -> int:
@@ -122,6 +143,8 @@ class Solver:
         """The relevant cards without points of the search below (`node`)."""
         self.srel = 0
         """The cards without points the static bounds hang on (`sure`, `ruffs`)."""
+        self.killers = [0] * KILLER_SLOTS
+        """The card that last cut off with a hand to a suit led, or to lead (`node`), by `killer_hash`."""
         self.coarse = 0
         """The partition key of the last trick start `key_of` keyed: each hand's point cards and how many cards
         without points it holds of each suit, and the leader."""
@@ -588,6 +611,12 @@ class Solver:
                     h0 = cmp & -cmp
                     wb = 1 << win
                     self.rel |= h0 if h0 > wb else wb
+        killer = 0  # KILLER_TRICKS tricks left or more, inside a trick or at a lead the table has no card for
+        if (k or first < 0) and self.live.bit_count() >= KILLER_TRICKS * n:
+            killer = killer_hash(held, led)
+            slot = self.killers[killer & KILLER_SLOTS - 1]
+            if not (slot ^ killer) >> 6:
+                first = slot & 63
         if not part and legal & (legal - 1):  # a run's one card where the trick's taker is settled
             legal = settled_runs(legal, self.live, hands, n, self.cells, trump, side, lead, k, win, wat, led)
         if legal & (legal - 1):
@@ -651,6 +680,8 @@ class Solver:
                     bt = v
                     if v <= a:
                         break
+        if killer and len(moves) > 1 and (best >= beta if maxing else best <= alpha):  # the card that cut off
+            self.killers[killer & KILLER_SLOTS - 1] = killer & ~63 | move
         if key >= 0:
             if best <= alpha:
                 hi = best if best < hi else hi

@@ -1,0 +1,61 @@
+"""Killer cards (`Solver.killers`): the card that last cut off inside a trick with a hand to a suit led is tried
+first where the same hand plays to that suit again; it changes the order of the search and never a value."""
+
+from __future__ import annotations
+
+from functools import partial
+
+import pytest
+
+import imptools.rules.botifarra.solver as solver_module
+from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
+from tests.test_analyse_botifarra import endgame, record, tricks_left, value
+from tests.test_botifarra_settled import assert_every_window
+
+
+def test_a_hand_and_a_suit_led_hash_to_a_slot() -> None:
+    """The same hand to the same suit led hashes alike; another card in the hand or another suit led hashes apart;
+    the hash keeps its top bit (a slot of 0 is empty)."""
+    held = 0b1011 | 0b11 << 24
+    h = solver_module.killer_hash(held, 2)
+    assert h == solver_module.killer_hash(0b1011 | 0b11 << 24, 2)
+    assert h >> 63 == 1
+    assert solver_module.killer_hash(held ^ 1, 2) != h
+    assert solver_module.killer_hash(held, 1) != h
+    assert solver_module.killer_hash(held, -1) != h
+
+
+TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
+
+
+@pytest.mark.parametrize(("table", "rules"), TABLES)
+def test_values_stay_plain_minimax_with_killer_cards(table: str, rules: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`Solver.gain` with killer cards from every trick on (`KILLER_TRICKS` 1), at trick starts and inside tricks,
+    every null window and the whole one, against plain minimax; the killer cards found are counted (the test fails
+    if none ever is)."""
+    monkeypatch.setattr(solver_module, "KILLER_TRICKS", 1)
+    found = 0
+    solvers: list[solver_module.Solver] = []
+    hashed = solver_module.killer_hash
+
+    def counted(held: int, led: int) -> int:
+        nonlocal found
+        h = hashed(held, led)
+        slot = solvers[-1].killers[h & solver_module.KILLER_SLOTS - 1]
+        found += not (slot ^ h) >> 6
+        return h
+
+    monkeypatch.setattr(solver_module, "killer_hash", counted)
+    for seed in range(8):
+        pos, slow, plays = endgame(record(table, rules, 700 + seed), tricks_left(table, rules, seed) + (seed % 2))
+        solver = solver_module.Solver(pos.rules, pos.trump, pos.partner, partition=seed % 4 == 3)
+        solvers.append(solver)
+        for k in range(seed % 3):  # 0-2 cards already lying in the trick
+            pos.play(plays[k])
+            slow.play(plays[k])
+        for player in pos.order[:2]:
+            seat = pos.seat[player]
+            exact = value(slow, player) - pos.points(player)
+            state = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at, seat)
+            assert_every_window(partial(solver.gain, *state), exact)
+    assert found > 0
