@@ -26,7 +26,6 @@ import argparse
 import importlib.util
 import statistics
 import subprocess
-import sys
 import sysconfig
 import tempfile
 import time
@@ -88,4 +87,4 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    main()
