@@ -3,14 +3,12 @@ first where the same hand plays to that suit again; it changes the order of the 
 
 from __future__ import annotations
 
-from functools import partial
-
 import pytest
 
 import imptools.rules.botifarra.solver as solver_module
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
-from tests.test_analyse_botifarra import endgame, record, tricks_left, value
-from tests.test_botifarra_settled import assert_every_window
+from imptools.rules.botifarra.position import SearchBotifarra
+from tests.test_botifarra_settled import assert_endgames_play_as_plain_minimax
 
 
 def test_a_hand_and_a_suit_led_hash_to_a_slot() -> None:
@@ -46,16 +44,10 @@ def test_values_stay_plain_minimax_with_killer_cards(table: str, rules: str, mon
         return h
 
     monkeypatch.setattr(solver_module, "killer_hash", counted)
-    for seed in range(8):
-        pos, slow, plays = endgame(record(table, rules, 700 + seed), tricks_left(table, rules, seed) + (seed % 2))
-        solver = solver_module.Solver(pos.rules, pos.trump, pos.partner, partition=seed % 4 == 3)
-        solvers.append(solver)
-        for k in range(seed % 3):  # 0-2 cards already lying in the trick
-            pos.play(plays[k])
-            slow.play(plays[k])
-        for player in pos.order[:2]:
-            seat = pos.seat[player]
-            exact = value(slow, player) - pos.points(player)
-            state = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at, seat)
-            assert_every_window(partial(solver.gain, *state), exact)
+
+    def solver_of(pos: SearchBotifarra, seed: int) -> solver_module.Solver:
+        solvers.append(solver_module.Solver(pos.rules, pos.trump, pos.partner, partition=seed % 4 == 3))
+        return solvers[-1]
+
+    assert_endgames_play_as_plain_minimax(table, rules, 700, solver_of)
     assert found > 0

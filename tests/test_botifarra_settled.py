@@ -12,7 +12,7 @@ import imptools.rules.botifarra.solver as solver_module
 from imptools.rules.botifarra.duel import Duel
 from imptools.rules.botifarra.masks import coded, settled_runs
 from imptools.rules.botifarra.obligations import CARREGAR, LLIURE, OBLIGADA
-from imptools.rules.botifarra.position import Solver
+from imptools.rules.botifarra.position import SearchBotifarra, Solver
 from tests.test_analyse_botifarra import endgame, record, sum_value, tricks_left, value
 
 SUIT = 12
@@ -108,6 +108,27 @@ def assert_every_window(gain: Callable[[int, int], int], exact: int) -> None:
         assert exact <= g if g < b else exact >= g
 
 
+def assert_endgames_play_as_plain_minimax(
+    table: str, rules: str, first_seed: int, solver_of: Callable[[SearchBotifarra, int], Solver]
+) -> None:
+    """Eight endgames of `table` under `rules` (records from `first_seed` on, 0-2 cards already lying in the
+    trick): the gain of `solver_of(position, seed)`, for the first two players, every null window and the whole one
+    (`assert_every_window`), against plain minimax."""
+    for seed in range(8):
+        pos, slow, plays = endgame(
+            record(table, rules, first_seed + seed), tricks_left(table, rules, seed) + (seed % 2)
+        )
+        solver = solver_of(pos, seed)
+        for k in range(seed % 3):
+            pos.play(plays[k])
+            slow.play(plays[k])
+        for player in pos.order[:2]:
+            seat = pos.seat[player]
+            exact = value(slow, player) - pos.points(player)
+            state = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at, seat)
+            assert_every_window(partial(solver.gain, *state), exact)
+
+
 TABLES = [(t, r) for t in ("partnership", "individual", "three") for r in (LLIURE, OBLIGADA, CARREGAR)]
 
 
@@ -126,17 +147,9 @@ def test_values_stay_plain_minimax_where_runs_are_settled(
         return kept
 
     monkeypatch.setattr(solver_module, "settled_runs", counted)
-    for seed in range(8):
-        pos, slow, plays = endgame(record(table, rules, 300 + seed), tricks_left(table, rules, seed) + (seed % 2))
-        solver = Solver(pos.rules, pos.trump, pos.partner, partition=False)
-        for k in range(seed % 3):  # 0-2 cards already lying in the trick
-            pos.play(plays[k])
-            slow.play(plays[k])
-        for player in pos.order[:2]:
-            seat = pos.seat[player]
-            exact = value(slow, player) - pos.points(player)
-            state = (pos.hands, pos.live, pos.live_points, pos.leader, pos.trick, pos.winning, pos.wins_at, seat)
-            assert_every_window(partial(solver.gain, *state), exact)
+    assert_endgames_play_as_plain_minimax(
+        table, rules, 300, lambda pos, seed: Solver(pos.rules, pos.trump, pos.partner, partition=False)
+    )
     assert left_out > 0
 
 
