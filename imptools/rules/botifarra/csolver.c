@@ -378,9 +378,12 @@ static inline u64 hash2(u64 a, u64 b) {
     return h ^ (h >> 32);
 }
 
-/* solver.killer_hash: a hand to play to a suit led (-1 at a trick's start) as a slot of `killers` by its low bits,
- * which keeps it with its top bit set (a slot of 0 is empty) and its six low bits left for the card. */
-static inline u64 killer_hash(u64 held, int led) { return hash2(held, (u64)(led + 1)) | (u64)1 << 63; }
+/* solver.killer_hash: a hand to play to a suit led (-1 at a trick's start), its partner winning the trick or not,
+ * a card of it taking the trick or not, as a slot of `killers` by its low bits, which keeps it with its top bit set (a
+ * slot of 0 is empty) and its six low bits left for the card. */
+static inline u64 killer_hash(u64 held, int led, int partner_wins, int can_take) {
+    return hash2(held, (u64)(led + 1) | (u64)partner_wins << 3 | (u64)can_take << 4) | (u64)1 << 63;
+}
 
 #if PEXT
 /* The compact part of a generation: the trick starts with at most 36 cards in play (nine tricks left at four
@@ -627,7 +630,7 @@ typedef struct {
     u64 coarse[2];    /* the partition key of the last trick start `key_of` keyed (its leader: `coarse_lead`) */
     uint32_t coarse_lead;
     u64 tops[4][8]; /* `Solver.tops` a suit's word at a time: suit s's cards without points from rank j up */
-    u64 *killers;   /* `Solver.killers`: KILLER_SLOTS slots, each a hand and suit's hash (`killer_hash`), a card */
+    u64 *killers;   /* `Solver.killers`: KILLER_SLOTS slots, each a hand and its place's hash (`killer_hash`), a card */
     int failed; /* 1: memory ran out (`gain` raises MemoryError), 2: a signal's handler raised: the search unwinds */
 } Solver;
 
@@ -1375,9 +1378,10 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
         }
     }
     u64 killer = 0; /* KILLER_TRICKS tricks left or more, inside a trick or at a lead the table has no card for: the
-                     * card that cut off last with this hand to this suit (to a lead) first */
+                     * card that cut off last with this hand in this place of a trick (to lead) first */
     if ((k > 0 || first < 0) && popcount(self->live) >= KILLER_TRICKS * n) {
-        killer = killer_hash(held, led);
+        int partner_wins = k > 0 && self->partner[seat] == (lead + wat) % n;
+        killer = killer_hash(held, led, partner_wins, k > 0 && (legal & beat_mask(win, trump)) != 0);
         u64 slot = self->killers[killer & ((1 << KILLER_BITS) - 1)];
         if (!((slot ^ killer) >> 6)) first = (int)(slot & 63);
     }

@@ -6,6 +6,7 @@ from __future__ import annotations
 from imptools.rules.botifarra.masks import (
     POINTS_OF,
     SUIT_MASK,
+    beat_mask,
     beats,
     cannot_be_taken,
     coded,
@@ -40,8 +41,9 @@ PARTITION_LEAST = 8
 """Positions a trick start's search must have visited for its bound to be kept in the partition table too (the
 small ones cost more to keep than they save)."""
 KILLER_SLOTS = 1 << 16
-"""Slots of a solver's `killers` (512 KB in C): the card that last cut off with the same hand to the same suit led
-(or to lead), tried first there (`node`)."""
+"""Slots of a solver's `killers` (512 KB in C): the card that last cut off with the same hand in the same place of a
+trick (the suit led, the partner winning or not, a card taking the trick or not; or to lead), tried first there
+(`node`)."""
 KILLER_TRICKS = 4
 """Tricks left (this one included) from which `node` remembers and reads those cards (docs/PERFORMANCE.md, "Killer
 cards")."""
@@ -55,11 +57,11 @@ def hash2(a: int, b: int) -> int:
     return h ^ h >> 32
 
 
-def killer_hash(held: int, led: int) -> int:
-    """A hand `held` to play to the suit `led` (-1 at a trick's start) as a hash: its low bits pick a slot of
-    `Solver.killers`, which keeps it with its top bit set (a slot of 0 is empty) and its six low bits replaced by
-    the card."""
-    return hash2(held, led + 1) | 1 << 63
+def killer_hash(held: int, led: int, partner_wins: bool, can_take: bool) -> int:
+    """A hand `held` to play to the suit `led` (-1 at a trick's start), its partner winning the trick or not, a card
+    of it taking the trick or not, as a hash: its low bits pick a slot of `Solver.killers`, which keeps it with its
+    top bit set (a slot of 0 is empty) and its six low bits replaced by the card."""
+    return hash2(held, (led + 1) | partner_wins << 3 | can_take << 4) | 1 << 63
 
 
 def _pext7(live: int, own: int) -> int:
@@ -144,7 +146,7 @@ class Solver:
         self.srel = 0
         """The cards without points the static bounds hang on (`sure`, `ruffs`)."""
         self.killers = [0] * KILLER_SLOTS
-        """The card that last cut off with a hand to a suit led, or to lead (`node`), by `killer_hash`."""
+        """The card that last cut off with a hand in a place of a trick, or to lead (`node`), by `killer_hash`."""
         self.coarse = 0
         """The partition key of the last trick start `key_of` keyed: each hand's point cards and how many cards
         without points it holds of each suit, and the leader."""
@@ -613,7 +615,8 @@ class Solver:
                     self.rel |= h0 if h0 > wb else wb
         killer = 0  # KILLER_TRICKS tricks left or more, inside a trick or at a lead the table has no card for
         if (k or first < 0) and self.live.bit_count() >= KILLER_TRICKS * n:
-            killer = killer_hash(held, led)
+            partner_wins = k > 0 and self.partner[seat] == (lead + wat) % n
+            killer = killer_hash(held, led, partner_wins, k > 0 and (legal & beat_mask(win, trump)) != 0)
             slot = self.killers[killer & KILLER_SLOTS - 1]
             if not (slot ^ killer) >> 6:
                 first = slot & 63
