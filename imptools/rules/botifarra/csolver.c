@@ -1358,10 +1358,10 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
     int seat = (lead + k) % n;
     u64 held = hands[seat];
     u64 legal;
+    int mine_win = k > 0 && self->partner[seat] == (lead + wat) % n; /* his partner wins the trick so far */
     if (k == 0) {
         legal = held;
     } else {
-        int mine_win = self->partner[seat] == (lead + wat) % n;
         legal = legal_coded(self->cells, trump, led, win, mine_win, held);
         if (part && !mine_win && !POINTS_OF[win]) { /* whether a card beats a winning card without points */
             u64 follow = held & SUIT(led);
@@ -1380,8 +1380,7 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
     u64 killer = 0; /* KILLER_TRICKS tricks left or more, inside a trick or at a lead the table has no card for: the
                      * card that cut off last with this hand in this place of a trick (to lead) first */
     if ((k > 0 || first < 0) && popcount(self->live) >= KILLER_TRICKS * n) {
-        int partner_wins = k > 0 && self->partner[seat] == (lead + wat) % n;
-        killer = killer_hash(held, led, partner_wins, k > 0 && (legal & beat_mask(win, trump)) != 0);
+        killer = killer_hash(held, led, mine_win, k > 0 && (legal & beat_mask(win, trump)) != 0);
         u64 slot = self->killers[killer & ((1 << KILLER_BITS) - 1)];
         if (!((slot ^ killer) >> 6)) first = (int)(slot & 63);
     }

@@ -598,10 +598,10 @@ class Solver:
                 return hi
         seat = (lead + k) % n
         held = hands[seat]
+        mine_win = k > 0 and self.partner[seat] == (lead + wat) % n  # his partner wins the trick so far
         if k == 0:
             legal = held
         else:
-            mine_win = self.partner[seat] == (lead + wat) % n
             legal = legal_coded(self.cells, trump, led, win, mine_win, held)
             if part and not mine_win and not POINTS_OF[win]:  # whether a card beats a winning card without points
                 follow = held & SUIT_MASK[led]
@@ -615,8 +615,7 @@ class Solver:
                     self.rel |= h0 if h0 > wb else wb
         killer = 0  # KILLER_TRICKS tricks left or more, inside a trick or at a lead the table has no card for
         if (k or first < 0) and self.live.bit_count() >= KILLER_TRICKS * n:
-            partner_wins = k > 0 and self.partner[seat] == (lead + wat) % n
-            killer = killer_hash(held, led, partner_wins, k > 0 and (legal & beat_mask(win, trump)) != 0)
+            killer = killer_hash(held, led, mine_win, k > 0 and (legal & beat_mask(win, trump)) != 0)
             slot = self.killers[killer & KILLER_SLOTS - 1]
             if not (slot ^ killer) >> 6:
                 first = slot & 63
