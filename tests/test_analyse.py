@@ -331,6 +331,35 @@ def test_gains_equal_plain_minimax(players: int, seed: int, tricks: int, variant
         pos.play(rng.choice(pos.legal()) if forced is None else forced)
 
 
+KILLER_TABLES = [(4, None), (5, "teams"), (6, "second-bottle"), (2, "eye-of-the-demon")]
+
+
+@pytest.mark.parametrize(("players", "variant"), KILLER_TABLES)
+def test_gains_tries_the_killer_card_of_a_hand_in_its_place(players: int, variant: str | None) -> None:
+    """For a player against the one asked about, `Gains` remembers the card that last held him under the window with
+    the same hand in the same place of a trick (`killer_hash`: the led colour, his side winning it so far or not, a
+    bottle taken so far or not) and tries it first there: on endgames three tricks from the end it finds such cards
+    again, and the gains stay plain minimax's (every player, the whole window and the null windows around it; in the
+    team variants his side's gain, as `SearchBottle.answer` reads it)."""
+    from imptools.rules.bottle_imp.escape import FAILED, Escape, Gains, killer_hash
+
+    assert killer_hash(0b1011 << 70, 2, True, False) >> 63 == 1  # a slot of 0 is empty
+    assert killer_hash(0b1011 << 70, 2, True, False) != killer_hash(0b1011 << 70, 2, False, False)
+    hits = 0
+    for seed in range(3):
+        pos = endgame(players, seed, 3, variant)
+        gains = Gains(pos, Escape(pos))
+        for player, seat in pos.seat.items():
+            exact = minimax(pos, player)
+            won, mult = pos.mult[seat] * pos.side_won(seat), pos.mult[seat]  # his side's, a solo player's twice
+            gain = (exact - won) // mult if exact >= won else FAILED
+            assert gains.gain(seat, FAILED - 1, 1 << 20) == gain, (player, exact, won)
+            for b in range(max(gain, 0), max(gain, 0) + 2):
+                assert (gains.gain(seat, b - 1, b) >= b) == (gain >= b), (player, b, gain)
+        hits += gains.killer_hits
+    assert hits > 0
+
+
 @pytest.mark.parametrize("seed", range(6))
 def test_two_bottles_are_keyed_by_the_order_of_their_prices(seed: int) -> None:
     """With two bottles whose prices lie between the same cards in play, a card below both takes the one at the

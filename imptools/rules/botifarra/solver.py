@@ -15,6 +15,7 @@ from imptools.rules.botifarra.masks import (
     settled_runs,
     trick_outcome,
 )
+from imptools.rules.hashing import hash2
 
 INF = 1 << 40
 """Beyond any result (as `analyse.INF`)."""
@@ -47,14 +48,6 @@ trick (the suit led, the partner winning or not, a card taking the trick or not;
 KILLER_TRICKS = 4
 """Tricks left (this one included) from which `node` remembers and reads those cards (docs/PERFORMANCE.md, "Killer
 cards")."""
-_M64 = (1 << 64) - 1
-
-
-def hash2(a: int, b: int) -> int:
-    """Two 64-bit words mixed into one (`csolver.c`'s, whose tables' slots it picks: the same bits here)."""
-    h = a * 0x9E3779B97F4A7C15 & _M64
-    h = (h ^ h >> 29 ^ b) * 0xBF58476D1CE4E5B9 & _M64
-    return h ^ h >> 32
 
 
 def killer_hash(held: int, led: int, partner_wins: bool, can_take: bool) -> int:

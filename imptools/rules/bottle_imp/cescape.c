@@ -44,6 +44,7 @@ typedef unsigned __int128 mask_t;
 #define ESCAPE_CAP 1000000
 #define GAINS_CAP 6000000
 #define FIRST_SLOTS 64
+#define KILLER_SLOTS (1 << 16) /* escape.py's KILLER_SLOTS */
 
 /* a card's bit and the cards below it, by table (`fill_bits`, at import): a shift of 128 bits is a branch */
 static mask_t BITS[128], BELOWS[129];
@@ -236,6 +237,7 @@ typedef struct {
     int64_t hist[MAX_CARDS];
     int16_t refuted[DEPTHS];
     int made;
+    uint64_t killers[KILLER_SLOTS]; /* escape.py's `killer_hash`, the card in its seven low bits; 0: empty */
 } GSolver;
 
 typedef struct {
@@ -745,6 +747,29 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
 
 /* -------------------------------------------------------------------------------------------------- Gains */
 
+/* hashing.py's hash2: two 64-bit words mixed into one */
+static inline uint64_t hash2(uint64_t a, uint64_t b)
+{
+    uint64_t h = a * 0x9E3779B97F4A7C15ULL;
+    h = (h ^ (h >> 29) ^ b) * 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 32);
+}
+
+/* escape.py's killer_hash for `mover`'s hand in his place of the trick: the led colour, his side (`tm`) winning the
+ * trick so far or not, a bottle taken by it so far or not. */
+static inline uint64_t killer_hash(const Lines *L, int mover, int tm)
+{
+    uint64_t place = 0;
+    if (L->ntrick) {
+        int win, taken;
+        judge_prices(L->trick, L->ntrick, L->prices, L->nb, &win, &taken);
+        place = (uint64_t)(L->colour[L->trick[0]] + 1) | (uint64_t)(tm >> round_seat(L->leader + win, L->n) & 1) << 8
+                | (uint64_t)(taken >= 0) << 9;
+    }
+    mask_t held = L->hands[mover];
+    return hash2(hash2((uint64_t)held, (uint64_t)(held >> 64)), place) | 1ULL << 63;
+}
+
 /* Gains._order: the start of a position's key (the cards lying follow it); its length. */
 static int gkey(const Lines *L, int tm, unsigned char *key)
 {
@@ -839,6 +864,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     int depth = popcount(live) * 8 + lying_count;
     int cards[MAX_CARDS];
     int k = moves(L, mover, chooser, 1, cards);
+    uint64_t slot = 0;
     if (k > 1) {
         if (chooser) { /* sorted by the history count, highest first, ties in their order */
             for (int i = 1; i < k; i++) {
@@ -848,6 +874,9 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
             }
         } else {
             killer_first(cards, k, S->refuted[depth]);
+            slot = killer_hash(L, mover, tm);
+            uint64_t killer = S->killers[slot & (KILLER_SLOTS - 1)];
+            if (killer && !((killer ^ slot) >> 7)) killer_first(cards, k, (int)(killer & 127));
         }
         if (best_place >= 0) {
             for (int i = 0; i < k; i++) {
@@ -908,6 +937,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
         S->hist[move] += left * left + 1;
     } else if (best <= alpha) {
         S->refuted[depth] = (int16_t)move;
+        if (k > 1) S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
     }
     if (!kept) return best;
     if (best <= alpha) {

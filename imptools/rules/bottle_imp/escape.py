@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from imptools.rules.base import bits
 from imptools.rules.bottle_imp.bottles import judge_prices
 from imptools.rules.bottle_imp.cards import START_PRICE
+from imptools.rules.hashing import M64, hash2
 
 if TYPE_CHECKING:
     from imptools.rules.bottle_imp.search import SearchBottle  # a type only: the search builds these
@@ -27,6 +28,18 @@ GAINS_CAP = 6_000_000
 question's null windows one coin apart search the same positions again, and a probe of a slow hand (five players'
 teams) stores more than two generations of 2,000,000 held: each one coin lower then proved nearly all again
 (docs/PERFORMANCE.md, "`Gains`' generations")."""
+
+KILLER_SLOTS = 1 << 16
+"""Slots of a `Gains` solver's killer cards (512 KB in C): the card with which a player against the one asked about
+last held him under the window, with the same hand in the same place of a trick (`killer_hash`), tried first there."""
+
+
+def killer_hash(held: int, colour: int, side_wins: bool, taken: bool) -> int:
+    """A hand `held` (a card mask) to play to a trick whose first card is of the colour `colour` (its index among the
+    deal's colours; -1 at a trick's start), the player's side winning it so far or not, a bottle taken by it so far or
+    not, as a hash: its low bits pick a slot of `Gains`' killer cards, which keeps it with its top bit set (a slot of 0
+    is empty) and its seven low bits replaced by the card (`cescape.c`'s `killer_hash`: the same bits)."""
+    return hash2(hash2(held & M64, held >> 64), (colour + 1) | side_wins << 8 | taken << 9) | 1 << 63
 
 
 def killer_first(cards: tuple[int, ...], killer: int | None) -> tuple[int, ...]:
@@ -94,6 +107,8 @@ class _Lines:
         """Answers read from a partition entry with cards in its band (some cards above the price not keyed)."""
         colours = sorted(set(pos.colour.values()))
         self._width = 9 if self.by_coins else 6
+        self._colour = [colours.index(pos.colour[c]) if c in pos.colour else 0 for c in range(len(pos.coins))]
+        """Each card's colour as its index among the deal's colours (as `cescape.Lines` is given them)."""
         digit = [0] * len(pos.coins)
         for held in pos.dealt:  # not `hands`: this may be built deep inside a search
             for c in bits(held):
@@ -567,8 +582,9 @@ class Gains(_Lines):
     window that only asks whether he escapes goes to `Escape`, and so does the window just above nothing gained
     where every card is worth a coin (`Escape.counts_tricks`). The search is alpha-beta over the cards' runs with a
     table per player (its best card kept as a place among the cards in play; entries at a trick's start and where the
-    question is asked only), a history count for his own cards,
-    a killer card for the others', and bounds at a trick's start: every coin in play and his bottles' price cards
+    question is asked only), a history count for his own cards, a killer card for the others' (the card that last
+    held him under the window with the same hand in the same place of a trick, `killer_hash`, and after it the one
+    that last did at the same depth), and bounds at a trick's start: every coin in play and his bottles' price cards
     above (only those where he can win no more trick, `SearchBottle._wins_nothing`), those price cards below where
     he surely loses his bottles (`SearchBottle._fate`).
     """
@@ -578,6 +594,8 @@ class Gains(_Lines):
     def __init__(self, pos: SearchBottle, escape: Escape, table_cap: int = GAINS_CAP) -> None:
         super().__init__(pos, table_cap)
         self.escape = escape
+        self.killer_hits = 0
+        """How often a killer card was found for the hand in its place (`KILLER_SLOTS`)."""
         self._solvers: dict[int, Callable[[int, int, int], int]] = {}
 
     def _order(self, seat: int) -> int:
@@ -616,6 +634,8 @@ class Gains(_Lines):
         hist: defaultdict[int, int] = defaultdict(int)
         count = hist.__getitem__
         refuted: dict[int, int] = {}
+        killers = [0] * KILLER_SLOTS
+        colour = self._colour
         n = pos.n
         last = pos.per_trick - 1
         tm = pos.team[seat]
@@ -707,6 +727,7 @@ class Gains(_Lines):
             mover = (pos.leader + lying_count) % n
             chooser = tm >> mover & 1 == 1
             depth = live.bit_count() * 8 + lying_count
+            slot = 0
             forced = forced_card() if forced_card is not None else None
             cards = moves(mover, chooser) if forced is None else (forced,)
             if len(cards) > 1:
@@ -714,6 +735,16 @@ class Gains(_Lines):
                     cards = tuple(sorted(cards, key=count, reverse=True))
                 else:
                     cards = killer_first(cards, refuted.get(depth))
+                    if trick:
+                        win, taken_yet = judge_prices(trick, prices)
+                        slot = killer_hash(hands[mover], colour[trick[0]], tm >> (pos.leader + win) % n & 1 == 1,
+                                           taken_yet is not None)  # fmt: skip
+                    else:
+                        slot = killer_hash(hands[mover], -1, False, False)
+                    killer = killers[slot & (KILLER_SLOTS - 1)]
+                    if killer and not (killer ^ slot) >> 7:
+                        me.killer_hits += 1
+                        cards = killer_first(cards, killer & 127)
                 if best_place >= 0:
                     for c in cards:
                         if (live & ((1 << c) - 1)).bit_count() == best_place:
@@ -768,6 +799,8 @@ class Gains(_Lines):
                 hist[move] += left * left + 1
             elif best <= alpha:
                 refuted[depth] = move
+                if len(cards) > 1:
+                    killers[slot & (KILLER_SLOTS - 1)] = slot & ~127 | move
             if not kept:
                 return best
             if best <= alpha:
