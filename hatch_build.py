@@ -27,6 +27,7 @@ from hatchling.builders.hooks.plugin.interface import BuildHookInterface
 COMPILED = [
     "imptools/rules/bottle_imp/search.py",
     "imptools/rules/bottle_imp/escape.py",
+    "imptools/rules/bottle_imp/order.py",
     "imptools/rules/hashing.py",
     "imptools/rules/botifarra/masks.py",
     "imptools/rules/botifarra/solver.py",

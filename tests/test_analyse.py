@@ -341,7 +341,8 @@ def test_gains_tries_the_killer_card_of_a_hand_in_its_place(players: int, varian
     bottle taken so far or not) and tries it first there: on endgames three tricks from the end it finds such cards
     again, and the gains stay plain minimax's (every player, the whole window and the null windows around it; in the
     team variants his side's gain, as `SearchBottle.answer` reads it)."""
-    from imptools.rules.bottle_imp.escape import FAILED, Escape, Gains, killer_hash
+    from imptools.rules.bottle_imp.escape import FAILED, Escape, Gains
+    from imptools.rules.bottle_imp.order import killer_hash
 
     assert killer_hash(0b1011 << 70, 2, True, False) >> 63 == 1  # a slot of 0 is empty
     assert killer_hash(0b1011 << 70, 2, True, False) != killer_hash(0b1011 << 70, 2, False, False)

@@ -37,7 +37,8 @@ from imptools.rules.base import bits
 from imptools.rules.bottle_imp import escape
 from imptools.rules.bottle_imp.bottles import Bottle, automaton_choice, judge_prices
 from imptools.rules.bottle_imp.cards import START_PRICE, spell
-from imptools.rules.bottle_imp.escape import Escape, Gains, nearest_price
+from imptools.rules.bottle_imp.escape import Escape, Gains
+from imptools.rules.bottle_imp.order import nearest_price
 from imptools.rules.bottle_imp.setup import Setup
 
 if TYPE_CHECKING:
