@@ -336,11 +336,11 @@ KILLER_TABLES = [(4, None), (5, "teams"), (6, "second-bottle"), (2, "eye-of-the-
 
 @pytest.mark.parametrize(("players", "variant"), KILLER_TABLES)
 def test_gains_tries_the_killer_card_of_a_hand_in_its_place(players: int, variant: str | None) -> None:
-    """For a player against the one asked about, `Gains` remembers the card that last held him under the window with
-    the same hand in the same place of a trick (`killer_hash`: the led colour, his side winning it so far or not, a
-    bottle taken so far or not) and tries it first there: on endgames three tricks from the end it finds such cards
-    again, and the gains stay plain minimax's (every player, the whole window and the null windows around it; in the
-    team variants his side's gain, as `SearchBottle.answer` reads it)."""
+    """`Gains` remembers the card with which the same hand in the same place of a trick (`killer_hash`: the led colour,
+    the asked side winning it so far or not, a bottle taken so far or not) last held the player asked about under the
+    window, or for his own side last lifted him to it, and tries it first there: on endgames three tricks from the end
+    it finds such cards again, and the gains stay plain minimax's (every player, the whole window and the null windows
+    around it; in the team variants his side's gain, as `SearchBottle.answer` reads it)."""
     from imptools.rules.bottle_imp.escape import FAILED, Escape, Gains
     from imptools.rules.bottle_imp.order import killer_hash
 

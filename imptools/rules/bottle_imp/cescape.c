@@ -44,7 +44,7 @@ typedef unsigned __int128 mask_t;
 #define ESCAPE_CAP 1000000
 #define GAINS_CAP 6000000
 #define FIRST_SLOTS 64
-#define KILLER_SLOTS (1 << 16) /* escape.py's KILLER_SLOTS */
+#define KILLER_SLOTS (1 << 16) /* order.py's KILLER_SLOTS */
 
 /* a card's bit and the cards below it, by table (`fill_bits`, at import): a shift of 128 bits is a branch */
 static mask_t BITS[128], BELOWS[129];
@@ -237,7 +237,7 @@ typedef struct {
     int64_t hist[MAX_CARDS];
     int16_t refuted[DEPTHS];
     int made;
-    uint64_t killers[KILLER_SLOTS]; /* escape.py's `killer_hash`, the card in its seven low bits; 0: empty */
+    uint64_t killers[KILLER_SLOTS]; /* order.py's `killer_hash`, the card in its seven low bits; 0: empty */
 } GSolver;
 
 typedef struct {
@@ -755,8 +755,8 @@ static inline uint64_t hash2(uint64_t a, uint64_t b)
     return h ^ (h >> 32);
 }
 
-/* escape.py's killer_hash for `mover`'s hand in his place of the trick: the led colour, his side (`tm`) winning the
- * trick so far or not, a bottle taken by it so far or not. */
+/* order.py's killer_hash for `mover`'s hand in his place of the trick: the led colour, the side asked about (`tm`)
+ * winning the trick so far or not, a bottle taken by it so far or not. */
 static inline uint64_t killer_hash(const Lines *L, int mover, int tm)
 {
     uint64_t place = 0;
@@ -874,10 +874,10 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
             }
         } else {
             killer_first(cards, k, S->refuted[depth]);
-            slot = killer_hash(L, mover, tm);
-            uint64_t killer = S->killers[slot & (KILLER_SLOTS - 1)];
-            if (killer && !((killer ^ slot) >> 7)) killer_first(cards, k, (int)(killer & 127));
         }
+        slot = killer_hash(L, mover, tm);
+        uint64_t killer = S->killers[slot & (KILLER_SLOTS - 1)];
+        if (killer && !((killer ^ slot) >> 7)) killer_first(cards, k, (int)(killer & 127));
         if (best_place >= 0) {
             for (int i = 0; i < k; i++) {
                 if (popcount(live & below(cards[i])) == best_place) {
@@ -935,6 +935,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     if (chooser) {
         int64_t left = popcount(live) - lying_count;
         S->hist[move] += left * left + 1;
+        if (k > 1 && best >= beta) S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
     } else if (best <= alpha) {
         S->refuted[depth] = (int16_t)move;
         if (k > 1) S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;

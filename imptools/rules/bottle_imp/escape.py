@@ -545,9 +545,10 @@ class Gains(_Lines):
     window that only asks whether he escapes goes to `Escape`, and so does the window just above nothing gained
     where every card is worth a coin (`Escape.counts_tricks`). The search is alpha-beta over the cards' runs with a
     table per player (its best card kept as a place among the cards in play; entries at a trick's start and where the
-    question is asked only), a history count for his own cards, a killer card for the others' (the card that last
-    held him under the window with the same hand in the same place of a trick, `killer_hash`, and after it the one
-    that last did at the same depth), and bounds at a trick's start: every coin in play and his bottles' price cards
+    question is asked only), killer cards by the hand in its place of a trick (`killer_hash`: the card with which the
+    same hand in the same place last held him under the window, or for his own side last lifted him to it), before a
+    history count for his side's cards and before the card that last held him under it at the same depth for the
+    others', and bounds at a trick's start: every coin in play and his bottles' price cards
     above (only those where he can win no more trick, `SearchBottle._wins_nothing`), those price cards below where
     he surely loses his bottles (`SearchBottle._fate`).
     """
@@ -698,16 +699,16 @@ class Gains(_Lines):
                     cards = tuple(sorted(cards, key=count, reverse=True))
                 else:
                     cards = killer_first(cards, refuted.get(depth))
-                    if trick:
-                        win, taken_yet = judge_prices(trick, prices)
-                        slot = killer_hash(hands[mover], colour[trick[0]], tm >> (pos.leader + win) % n & 1 == 1,
-                                           taken_yet is not None)  # fmt: skip
-                    else:
-                        slot = killer_hash(hands[mover], -1, False, False)
-                    killer = killers[slot & (KILLER_SLOTS - 1)]
-                    if killer and not (killer ^ slot) >> 7:
-                        me.killer_hits += 1
-                        cards = killer_first(cards, killer & 127)
+                if trick:
+                    win, taken_yet = judge_prices(trick, prices)
+                    slot = killer_hash(hands[mover], colour[trick[0]], tm >> (pos.leader + win) % n & 1 == 1,
+                                       taken_yet is not None)  # fmt: skip
+                else:
+                    slot = killer_hash(hands[mover], -1, False, False)
+                killer = killers[slot & (KILLER_SLOTS - 1)]
+                if killer and not (killer ^ slot) >> 7:
+                    me.killer_hits += 1
+                    cards = killer_first(cards, killer & 127)
                 if best_place >= 0:
                     for c in cards:
                         if (live & ((1 << c) - 1)).bit_count() == best_place:
@@ -760,6 +761,8 @@ class Gains(_Lines):
             if chooser:
                 left = live.bit_count() - lying_count
                 hist[move] += left * left + 1
+                if best >= beta and len(cards) > 1:
+                    killers[slot & (KILLER_SLOTS - 1)] = slot & ~127 | move
             elif best <= alpha:
                 refuted[depth] = move
                 if len(cards) > 1:

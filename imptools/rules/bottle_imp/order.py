@@ -8,15 +8,16 @@ from collections.abc import Iterable
 from imptools.rules.hashing import M64, hash2
 
 KILLER_SLOTS = 1 << 16
-"""Slots of a `Gains` solver's killer cards (512 KB in C): the card with which a player against the one asked about
-last held him under the window, with the same hand in the same place of a trick (`killer_hash`), tried first there."""
+"""Slots of a `Gains` solver's killer cards (512 KB in C): the card with which the same hand in the same place of a
+trick (`killer_hash`) last held the player asked about under the window, or for his own side last lifted him to it,
+tried first there."""
 
 
 def killer_hash(held: int, colour: int, side_wins: bool, taken: bool) -> int:
     """A hand `held` (a card mask) to play to a trick whose first card is of the colour `colour` (its index among the
-    deal's colours; -1 at a trick's start), the player's side winning it so far or not, a bottle taken by it so far or
-    not, as a hash: its low bits pick a slot of `Gains`' killer cards, which keeps it with its top bit set (a slot of 0
-    is empty) and its seven low bits replaced by the card (`cescape.c`'s `killer_hash`: the same bits)."""
+    deal's colours; -1 at a trick's start), the side asked about winning it so far or not, a bottle taken by it so far
+    or not, as a hash: its low bits pick a slot of `Gains`' killer cards, which keeps it with its top bit set (a slot
+    of 0 is empty) and its seven low bits replaced by the card (`cescape.c`'s `killer_hash`: the same bits)."""
     return hash2(hash2(held & M64, held >> 64), (colour + 1) | side_wins << 8 | taken << 9) | 1 << 63
 
 
