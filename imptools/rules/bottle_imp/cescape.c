@@ -235,7 +235,6 @@ typedef struct {
 typedef struct {
     Table table, older;
     int64_t hist[MAX_CARDS];
-    int16_t refuted[DEPTHS];
     int made;
     uint64_t killers[KILLER_SLOTS]; /* order.py's `killer_hash`, the card in its seven low bits; 0: empty */
 } GSolver;
@@ -861,7 +860,6 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     int lying_count = L->ntrick;
     int mover = round_seat(L->leader + lying_count, L->n);
     int chooser = tm >> mover & 1;
-    int depth = popcount(live) * 8 + lying_count;
     int cards[MAX_CARDS];
     int k = moves(L, mover, chooser, 1, cards);
     uint64_t slot = 0;
@@ -872,8 +870,6 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
                 while (j > 0 && S->hist[cards[j - 1]] < S->hist[c]) cards[j] = cards[j - 1], j--;
                 cards[j] = c;
             }
-        } else {
-            killer_first(cards, k, S->refuted[depth]);
         }
         slot = killer_hash(L, mover, tm);
         uint64_t killer = S->killers[slot & (KILLER_SLOTS - 1)];
@@ -936,9 +932,8 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
         int64_t left = popcount(live) - lying_count;
         S->hist[move] += left * left + 1;
         if (k > 1 && best >= beta) S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
-    } else if (best <= alpha) {
-        S->refuted[depth] = (int16_t)move;
-        if (k > 1) S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
+    } else if (best <= alpha && k > 1) {
+        S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
     }
     if (!kept) return best;
     if (best <= alpha) {
@@ -1243,7 +1238,6 @@ static PyObject *Lines_gain(Lines *self, PyObject *args, PyObject *kwds)
     if (G == NULL) {
         G = calloc(1, sizeof(GSolver));
         if (G == NULL) return PyErr_NoMemory();
-        for (int i = 0; i < DEPTHS; i++) G->refuted[i] = -1;
         self->gsolvers[seat] = G;
     }
     if (esolver_for(self, seat, 0) == NULL || (self->counts_tricks && esolver_for(self, seat, 1) == NULL))

@@ -547,10 +547,9 @@ class Gains(_Lines):
     table per player (its best card kept as a place among the cards in play; entries at a trick's start and where the
     question is asked only), killer cards by the hand in its place of a trick (`killer_hash`: the card with which the
     same hand in the same place last held him under the window, or for his own side last lifted him to it), before a
-    history count for his side's cards and before the card that last held him under it at the same depth for the
-    others', and bounds at a trick's start: every coin in play and his bottles' price cards
-    above (only those where he can win no more trick, `SearchBottle._wins_nothing`), those price cards below where
-    he surely loses his bottles (`SearchBottle._fate`).
+    history count for his side's cards and `nearest_price` for the others', and bounds at a trick's start: every coin
+    in play and his bottles' price cards above (only those where he can win no more trick,
+    `SearchBottle._wins_nothing`), those price cards below where he surely loses his bottles (`SearchBottle._fate`).
     """
 
     by_coins = True
@@ -597,7 +596,6 @@ class Gains(_Lines):
         cap = self.table_cap
         hist: defaultdict[int, int] = defaultdict(int)
         count = hist.__getitem__
-        refuted: dict[int, int] = {}
         killers = [0] * KILLER_SLOTS
         colour = self._colour
         n = pos.n
@@ -690,15 +688,12 @@ class Gains(_Lines):
             lying_count = len(trick)
             mover = (pos.leader + lying_count) % n
             chooser = tm >> mover & 1 == 1
-            depth = live.bit_count() * 8 + lying_count
             slot = 0
             forced = forced_card() if forced_card is not None else None
             cards = moves(mover, chooser) if forced is None else (forced,)
             if len(cards) > 1:
                 if chooser:
                     cards = tuple(sorted(cards, key=count, reverse=True))
-                else:
-                    cards = killer_first(cards, refuted.get(depth))
                 if trick:
                     win, taken_yet = judge_prices(trick, prices)
                     slot = killer_hash(hands[mover], colour[trick[0]], tm >> (pos.leader + win) % n & 1 == 1,
@@ -763,10 +758,8 @@ class Gains(_Lines):
                 hist[move] += left * left + 1
                 if best >= beta and len(cards) > 1:
                     killers[slot & (KILLER_SLOTS - 1)] = slot & ~127 | move
-            elif best <= alpha:
-                refuted[depth] = move
-                if len(cards) > 1:
-                    killers[slot & (KILLER_SLOTS - 1)] = slot & ~127 | move
+            elif best <= alpha and len(cards) > 1:
+                killers[slot & (KILLER_SLOTS - 1)] = slot & ~127 | move
             if not kept:
                 return best
             if best <= alpha:

@@ -22,8 +22,7 @@ def killer_hash(held: int, colour: int, side_wins: bool, taken: bool) -> int:
 
 
 def killer_first(cards: tuple[int, ...], killer: int | None) -> tuple[int, ...]:
-    """`cards` with the card that last refuted the player asked about at this depth tried first (a killer move),
-    where it is among them.
+    """`cards` with `killer` tried first (a killer move: the card that last cut off there), where it is among them.
 
     >>> killer_first((4, 12, 30), 30)
     (30, 4, 12)
