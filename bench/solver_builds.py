@@ -39,8 +39,9 @@ from bench_botifarra import TABLES, game_of
 import imptools.rules.botifarra.position as position
 from imptools.analyse import analyse_hand
 
-SOLVERS = {"csolver": "Solver", "cduel": "Duel"}
-"""Each C module of the search and the class it makes: `csolver` at three and four players, `cduel` at two."""
+SOLVERS = {"csolver": "Solver", "cduel": "Duel", "cescape": "Lines"}
+"""Each C module of the search and the class it makes: `csolver` at three and four players, `cduel` at two, and the
+Bottle Imp's `cescape` (`escape_builds.py`)."""
 
 
 def build(name: str, source: str, flags: list[str], where: Path, module: str = "csolver") -> Any:

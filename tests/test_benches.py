@@ -65,3 +65,13 @@ def test_each_value_is_its_probes() -> None:
 def test_first_value() -> None:
     out = _run("bench_first_value.py", "--table", "three", "--hands", "1")
     assert re.match(r"three hand 1: value \d+, \d+ positions, \d+ partition hits", out), out
+
+
+def test_escape_builds_alternates_two_builds_of_the_bottle_imps_c_search() -> None:
+    """`escape_builds.py` (docs/PERFORMANCE.md's counts of `cescape.c`'s copies) compiles two builds of the tree's
+    `cescape.c` and values a four-player hand with each: the same positions, and no build valuing it otherwise."""
+    source = str(BENCH.parent / "imptools" / "rules" / "bottle_imp" / "cescape.c")
+    out = _run("escape_builds.py", f"a={source}:", f"b={source}:-mpopcnt", "--table", "4-classic", "--hands", "1")
+    counts = {m[1]: _count(m[2]) for m in re.finditer(r"hand 1: (\w+) ([\d,]+) positions", out)}
+    assert set(counts) == {"a", "b"} and counts["a"] == counts["b"] > 1000, out
+    assert "values differ" not in out, out
