@@ -931,10 +931,9 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
     if (chooser) {
         int64_t left = popcount(live) - lying_count;
         S->hist[move] += left * left + 1;
-        if (k > 1 && best >= beta) S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
-    } else if (best <= alpha && k > 1) {
-        S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
     }
+    if (k > 1 && (chooser ? best >= beta : best <= alpha)) /* the card that cut off, remembered */
+        S->killers[slot & (KILLER_SLOTS - 1)] = (slot & ~127ULL) | (uint64_t)move;
     if (!kept) return best;
     if (best <= alpha) {
         if (best < hi) hi = best;

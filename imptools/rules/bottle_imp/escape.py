@@ -756,9 +756,7 @@ class Gains(_Lines):
             if chooser:
                 left = live.bit_count() - lying_count
                 hist[move] += left * left + 1
-                if best >= beta and len(cards) > 1:
-                    killers[slot & (KILLER_SLOTS - 1)] = slot & ~127 | move
-            elif best <= alpha and len(cards) > 1:
+            if len(cards) > 1 and (best >= beta if chooser else best <= alpha):  # the card that cut off
                 killers[slot & (KILLER_SLOTS - 1)] = slot & ~127 | move
             if not kept:
                 return best
