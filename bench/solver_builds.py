@@ -32,6 +32,7 @@ import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from bench_botifarra import TABLES, game_of
@@ -44,6 +45,10 @@ SOLVERS = {"csolver": "Solver", "cduel": "Duel", "cescape": "Lines"}
 Bottle Imp's `cescape` (`escape_builds.py`)."""
 
 
+LOADED: dict[str, ModuleType] = {}
+"""Each module `build` compiled, by its build's name (for what a build adds beside its class, e.g. `tree_counts`)."""
+
+
 def build(name: str, source: str, flags: list[str], where: Path, module: str = "csolver") -> Any:
     """The solver class of `source` (the C module `module`) compiled with `flags` as the module `c_NAME`."""
     target = where / f"c_{name}{sysconfig.get_config_var('EXT_SUFFIX')}"
@@ -54,6 +59,7 @@ def build(name: str, source: str, flags: list[str], where: Path, module: str = "
     assert spec is not None and spec.loader is not None
     loaded = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(loaded)
+    LOADED[name] = loaded
     return getattr(loaded, SOLVERS[module])
 
 

@@ -75,3 +75,46 @@ def test_escape_builds_alternates_two_builds_of_the_bottle_imps_c_search() -> No
     counts = {m[1]: _count(m[2]) for m in re.finditer(r"hand 1: (\w+) ([\d,]+) positions", out)}
     assert set(counts) == {"a", "b"} and counts["a"] == counts["b"] > 1000, out
     assert "values differ" not in out, out
+
+
+def test_tree_shape_counts_every_position_of_botifarras_solver() -> None:
+    """`tree_shape.py` (docs/PERFORMANCE.md's shape of the trees) compiles `csolver.c` with its counts and values a
+    three-player hand: every trick start it counts ended one of the four ways, and each place's positions with more
+    than one card to try are among that place's positions."""
+    out = _run("tree_shape.py", "--table", "three", "--hand", "1")
+    total = _count(re.search(r"^positions in all: ([\d,]+)$", out, re.M)[1])  # type: ignore[index]
+    assert total <= _count(re.search(r"hands 1: ([\d,]+) positions$", out, re.M)[1])  # type: ignore[index]
+    blocks = re.findall(r"^ ?(\d+) tricks left: ([\d,]+) positions .*? place (.*)\n((?:    .*\n?)*)", out, re.M)
+    assert len(blocks) >= 10, out
+    assert sum(_count(b[1]) for b in blocks) == total, out
+    for tricks, here, places, rest in blocks:
+        by_place = [_count(p) for p in places.split(" / ")]
+        assert sum(by_place) == _count(here), out
+        starts = re.search(r"trick starts: .*", rest)
+        if int(tricks) >= 2:
+            assert starts is not None, out
+            assert sum(_count(c) for c in re.findall(r" ([\d,]+)(?:,|$)", starts[0])) == by_place[0], out
+        for place, tried in re.findall(r"card (\d) of the trick: ([\d,]+) positions", rest):
+            assert _count(tried) <= by_place[int(place) - 1], out
+
+
+def test_tree_shape_counts_the_cut_offs_of_the_bottle_imps_searches() -> None:
+    """`tree_shape.py` on a four-player Bottle Imp hand: `Escape` and `Gains` counted for both sides, each row's
+    shares adding up to the whole, and the side asked about cutting off with its first card most of the time."""
+    out = _run("tree_shape.py", "--table", "4-classic", "--hand", "1")
+    rows = re.findall(
+        r"^(Escape \(escape\)|Gains), (.*?): ([\d,]+) positions: cut by card 1-4, later: (.*); none: "
+        r"([\d.]+)%$",
+        out,
+        re.M,
+    )
+    assert {(r[0], r[1]) for r in rows} >= {
+        (search, side)
+        for search in ("Escape (escape)", "Gains")
+        for side in ("the side asked about", "the players against him")
+    }, out
+    for _, side, _, cuts, none in rows:
+        shares = [float(s.rstrip("%")) for s in cuts.split(", ")]
+        assert abs(sum(shares) + float(none) - 100) < 0.5, out
+        if side == "the side asked about":
+            assert shares[0] > 50, out

@@ -67,6 +67,22 @@ typedef int64_t i64;
 #define KILLER_BITS 16      /* solver.KILLER_SLOTS == 1 << KILLER_BITS */
 #define KILLER_TRICKS 4     /* solver.KILLER_TRICKS */
 
+/* Built with `-DTREE_COUNTS` (bench/tree_shape.py), the search counts the shape of its tree, by tricks left (the
+ * trick under way counted) and the place in the trick: the positions; how each trick start ended (settled by the
+ * table, settled by the bounds, searched where the table had an entry, searched where it had none); and at each
+ * position with more than one card to try, which card cut off (the first to the fourth, a later one) or that none
+ * did. `tree_counts()` returns them and starts again from nothing. A plain build has none of it. */
+#ifdef TREE_COUNTS
+static long long TC_POSITIONS[13][4], TC_STARTS[13][4], TC_CUTS[13][4][6];
+#define TC_TRICKS(self) ((popcount((self)->live) + (self)->n - 1) / (self)->n)
+#define COUNT_POSITION(self, k) (TC_POSITIONS[TC_TRICKS(self)][k]++)
+#define COUNT_START(self, how) (TC_STARTS[TC_TRICKS(self)][how]++)
+#define COUNT_CUT(self, k, at) (TC_CUTS[TC_TRICKS(self)][k][at]++)
+#else
+#define COUNT_POSITION(self, k) ((void)0)
+#define COUNT_START(self, how) ((void)0)
+#endif
+
 /* masks.POINTS_OF: the card points of each bit (a suit's seven low cards none, then 1 2 3 4 5). */
 static const int POINTS_OF[48] = {
     0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4, 5,
@@ -1186,6 +1202,7 @@ static inline i64 node(Solver *self, int k, int lead, int win, int wat, int led,
             v = node_body(self, k, lead, win, wat, led, pts, tmask, alpha, beta);
             break;
         }
+        COUNT_POSITION(self, k);
         if (visit(self) < 0) {
             v = 0;
             break;
@@ -1216,6 +1233,7 @@ static inline i64 node(Solver *self, int k, int lead, int win, int wat, int led,
 
 static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i64 pts, u64 tmask, i64 alpha,
                      i64 beta) {
+    COUNT_POSITION(self, k);
     if (visit(self) < 0) return 0;
     int n = self->n;
     u64 *hands = self->hands;
@@ -1352,6 +1370,7 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
                 hi = nhi;
             }
         }
+        COUNT_START(self, lo >= beta || lo == hi || hi <= alpha ? (e >= 0 ? 0 : 1) : e >= 0 ? 2 : 3);
         if (lo >= beta || lo == hi) return lo;
         if (hi <= alpha) return hi;
     }
@@ -1471,6 +1490,16 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
             }
         }
     }
+#ifdef TREE_COUNTS
+    if (count > 1) {
+        int at = 5;
+        if (maxing ? best >= beta : best <= alpha) {
+            for (at = 0; at < count && moves[at] != move; at++);
+            if (at > 4) at = 4;
+        }
+        COUNT_CUT(self, k, at);
+    }
+#endif
     if (killer && count > 1 && (maxing ? best >= beta : best <= alpha)) /* the card that cut off, remembered */
         self->killers[killer & ((1 << KILLER_BITS) - 1)] = (killer & ~(u64)63) | (u64)move;
     if (keyed) {
@@ -1876,7 +1905,59 @@ static PyObject *module_least_points(PyObject *module, PyObject *args) {
     return PyLong_FromLongLong(least_points(cards & (((u64)1 << 48) - 1), r));
 }
 
+#ifdef TREE_COUNTS
+/* The counts of a `-DTREE_COUNTS` build since the last call (see there), as lists by tricks left (0-12), then the
+ * place in the trick or how a trick start ended, then for `cuts` the card that cut off (the first to the fourth, a
+ * later one, none); the counts start again from nothing. */
+static PyObject *module_tree_counts(PyObject *module, PyObject *unused) {
+    PyObject *out = PyDict_New();
+    if (!out) return NULL;
+    PyObject *positions = PyList_New(13), *starts = PyList_New(13), *cuts = PyList_New(13);
+    int ok = positions && starts && cuts;
+    for (int t = 0; ok && t < 13; t++) {
+        PyObject *p = PyList_New(4), *st = PyList_New(4), *c = PyList_New(4);
+        ok = p && st && c;
+        for (int k = 0; ok && k < 4; k++) {
+            PyObject *row = PyList_New(6);
+            ok = row != NULL;
+            for (int i = 0; ok && i < 6; i++) PyList_SET_ITEM(row, i, PyLong_FromLongLong(TC_CUTS[t][k][i]));
+            if (ok) {
+                PyList_SET_ITEM(p, k, PyLong_FromLongLong(TC_POSITIONS[t][k]));
+                PyList_SET_ITEM(st, k, PyLong_FromLongLong(TC_STARTS[t][k]));
+                PyList_SET_ITEM(c, k, row);
+            }
+        }
+        if (ok) {
+            PyList_SET_ITEM(positions, t, p);
+            PyList_SET_ITEM(starts, t, st);
+            PyList_SET_ITEM(cuts, t, c);
+        } else {
+            Py_XDECREF(p);
+            Py_XDECREF(st);
+            Py_XDECREF(c);
+        }
+    }
+    if (ok)
+        ok = PyDict_SetItemString(out, "positions", positions) == 0 && PyDict_SetItemString(out, "starts", starts) == 0
+             && PyDict_SetItemString(out, "cuts", cuts) == 0;
+    Py_XDECREF(positions);
+    Py_XDECREF(starts);
+    Py_XDECREF(cuts);
+    if (!ok) {
+        Py_DECREF(out);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    memset(TC_POSITIONS, 0, sizeof(TC_POSITIONS));
+    memset(TC_STARTS, 0, sizeof(TC_STARTS));
+    memset(TC_CUTS, 0, sizeof(TC_CUTS));
+    return out;
+}
+#endif
+
 static PyMethodDef module_methods[] = {
+#ifdef TREE_COUNTS
+    {"tree_counts", module_tree_counts, METH_NOARGS, "The search tree's counts since the last call (-DTREE_COUNTS)."},
+#endif
     {"tables", module_tables, METH_NOARGS, "The tables the port is written with (POINTS_OF, PACK, ...)."},
     {"legal_coded", module_legal_coded, METH_VARARGS, "masks.legal_coded, as the port has it."},
     {"beats", module_beats, METH_VARARGS, "masks.beats, as the port has it."},

@@ -46,6 +46,14 @@ typedef unsigned __int128 mask_t;
 #define FIRST_SLOTS 64
 #define KILLER_SLOTS (1 << 16) /* order.py's KILLER_SLOTS */
 
+/* Built with `-DTREE_COUNTS` (bench/tree_shape.py), the searches count, at each position with more than one card to
+ * try, which card cut off (the first to the fourth, a later one) or that none did: `Escape` by its question (to
+ * escape, and gain a coin, at most one bottle) and by whether the player moving is of the side asked about, `Gains`
+ * by that alone. `tree_counts()` returns them and starts again from nothing. A plain build has none of it. */
+#ifdef TREE_COUNTS
+static long long TC_ESCAPE[3][2][6], TC_GAINS[2][6];
+#endif
+
 /* a card's bit and the cards below it, by table (`fill_bits`, at import): a shift of 128 bits is a branch */
 static mask_t BITS[128], BELOWS[129];
 static void fill_bits(void)
@@ -726,6 +734,16 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
         }
         if ((r >> 1) < least) least = r >> 1;
     }
+#ifdef TREE_COUNTS
+    if (k > 1) {
+        int at = 5;
+        if (result == chooser) {
+            for (at = 0; at < k && cards[at] != c; at++);
+            if (at > 4) at = 4;
+        }
+        TC_ESCAPE[gaining][chooser][at]++;
+    }
+#endif
     if (!chooser && !result) S->refuted[depth] = (int16_t)c;
     if (inner) return (least << 1) | (uint64_t)result;
     if (lying)
@@ -928,6 +946,16 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
             }
         }
     }
+#ifdef TREE_COUNTS
+    if (k > 1) {
+        int at = 5;
+        if (chooser ? best >= beta : best <= alpha) {
+            for (at = 0; at < k && cards[at] != move; at++);
+            if (at > 4) at = 4;
+        }
+        TC_GAINS[chooser][at]++;
+    }
+#endif
     if (chooser) {
         int64_t left = popcount(live) - lying_count;
         S->hist[move] += left * left + 1;
@@ -1330,10 +1358,58 @@ static PyTypeObject LinesType = {
     .tp_getset = Lines_getset,
 };
 
+#ifdef TREE_COUNTS
+static PyObject *rows_of(const long long *counts, int rows)
+{
+    PyObject *out = PyList_New(rows);
+    for (int r = 0; out != NULL && r < rows; r++) {
+        PyObject *row = PyList_New(6);
+        if (row == NULL) {
+            Py_CLEAR(out);
+            break;
+        }
+        for (int i = 0; i < 6; i++) PyList_SET_ITEM(row, i, PyLong_FromLongLong(counts[6 * r + i]));
+        PyList_SET_ITEM(out, r, row);
+    }
+    return out;
+}
+
+/* The counts of a `-DTREE_COUNTS` build since the last call (see there): "escape", a list a question of two rows
+ * (the other side moving, the side asked about), and "gains", the two rows; each row the positions cut off by the
+ * first to the fourth card, a later one, none. The counts start again from nothing. */
+static PyObject *module_tree_counts(PyObject *Py_UNUSED(module), PyObject *Py_UNUSED(unused))
+{
+    PyObject *escape = PyList_New(3), *gains = rows_of(&TC_GAINS[0][0], 2), *out = PyDict_New();
+    int ok = escape != NULL && gains != NULL && out != NULL;
+    for (int q = 0; ok && q < 3; q++) {
+        PyObject *rows = rows_of(&TC_ESCAPE[q][0][0], 2);
+        ok = rows != NULL;
+        if (ok) PyList_SET_ITEM(escape, q, rows);
+    }
+    ok = ok && PyDict_SetItemString(out, "escape", escape) == 0 && PyDict_SetItemString(out, "gains", gains) == 0;
+    Py_XDECREF(escape);
+    Py_XDECREF(gains);
+    if (!ok) {
+        Py_XDECREF(out);
+        return PyErr_Occurred() ? NULL : PyErr_NoMemory();
+    }
+    memset(TC_ESCAPE, 0, sizeof(TC_ESCAPE));
+    memset(TC_GAINS, 0, sizeof(TC_GAINS));
+    return out;
+}
+
+static PyMethodDef module_methods[] = {
+    {"tree_counts", module_tree_counts, METH_NOARGS, "The search trees' counts since the last call (-DTREE_COUNTS)."},
+    {NULL, NULL, 0, NULL},
+};
+#else
+#define module_methods NULL
+#endif
+
 static struct PyModuleDef module = {
     PyModuleDef_HEAD_INIT, "imptools.rules.bottle_imp.cescape",
     "The Bottle Imp's Escape and Gains in C, visiting the very positions escape.py's classes visit.", -1,
-    NULL, NULL, NULL, NULL, NULL,
+    module_methods, NULL, NULL, NULL, NULL,
 };
 
 PyMODINIT_FUNC PyInit_cescape(void)
