@@ -23,6 +23,7 @@ Run after `pip install .`, from `bench/`, not the tree's root.
 from __future__ import annotations
 
 import argparse
+import platform
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,11 @@ def main() -> None:
     parser.add_argument("--table", default="obligada", help="a table of bench_botifarra.py or of tables.py")
     parser.add_argument("--hand", type=int, nargs="+", default=[1], help="hands of the table's game (seed's deal)")
     parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--flags", default="-mpopcnt,-mbmi2", help="compiler flags, comma-separated (after -O3)")
+    parser.add_argument(
+        "--flags",
+        default="-mpopcnt,-mbmi2" if platform.machine() in ("x86_64", "AMD64") else "",
+        help="compiler flags, comma-separated, after -O3 (default: -mpopcnt,-mbmi2 on x86-64, else none)",
+    )
     args = parser.parse_args()
     from imptools.analyse import analyse_hand
 
