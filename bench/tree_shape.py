@@ -32,6 +32,10 @@ import bench_botifarra
 import solver_builds
 import tables
 
+import imptools.rules.botifarra.position as position
+import imptools.rules.bottle_imp.search as search
+from imptools.analyse import analyse_hand
+
 SOURCES = {"csolver": "../imptools/rules/botifarra/csolver.c", "cescape": "../imptools/rules/bottle_imp/cescape.c"}
 START_ENDS = ("settled by the table", "settled by the bounds", "searched, with an entry", "searched, without one")
 
@@ -90,8 +94,6 @@ def main() -> None:
         help="compiler flags, comma-separated, after -O3 (default: -mpopcnt,-mbmi2 on x86-64, else none)",
     )
     args = parser.parse_args()
-    from imptools.analyse import analyse_hand
-
     if args.table in bench_botifarra.TABLES:
         if bench_botifarra.TABLES[args.table][0] == 2:
             parser.error("the two-player tables (Duel) are not counted")
@@ -107,12 +109,8 @@ def main() -> None:
         searcher = solver_builds.build("counted", SOURCES[module], [*flags, "-DTREE_COUNTS"], Path(where), module)
         counted = solver_builds.LOADED["counted"]
         if module == "csolver":
-            import imptools.rules.botifarra.position as position
-
             position.NATIVE_SOLVER = searcher
         else:
-            import imptools.rules.bottle_imp.search as search
-
             search.NATIVE_LINES = searcher
         nodes = 0
         for hand in args.hand:
