@@ -154,4 +154,7 @@ def run_tables(only: list[str] | None, hands: int | None, seed: int, limit: floa
 
 
 if __name__ == "__main__":
-    one_hand(int(sys.argv[1]), sys.argv[2], int(sys.argv[3]), int(sys.argv[4]), sys.argv[5:])
+    words = sys.argv[1:]
+    if len(words) < 4 or not all(w.isdigit() for w in (words[0], words[2], words[3])) or words[1] not in TABLES:
+        sys.exit(f"usage: python tables.py SEED TABLE HANDS HAND [TRIALS...] (one hand; TABLE: {', '.join(TABLES)})")
+    one_hand(int(words[0]), words[1], int(words[2]), int(words[3]), words[4:])

@@ -4,9 +4,10 @@ cd bench
 python tree_shape.py --table lliure --hand 11              # Botifarra's solver (csolver.c), a partnership hand
 python tree_shape.py --table 5-classic --hand 1 3 5        # the Bottle Imp's Escape and Gains (cescape.c)
 
-The table's C search is compiled here with `-DTREE_COUNTS` (as `solver_builds.py` compiles a build, `-O3` and the
-flags of `--flags`), put in place of the installed one, and the hands are analysed from trick 1 as `imp analyse
---jobs 1` analyses them (Botifarra with the trump table). Its counts are then printed:
+The table's C search (the source the installed package ships, or `--source`) is compiled here with `-DTREE_COUNTS`
+(as `solver_builds.py` compiles a build, `-O3` and the flags of `--flags`), put in place of the installed one, and
+the hands are analysed from trick 1 as `imp analyse --jobs 1` analyses them (Botifarra with the trump table). Its
+counts are then printed:
 
 - Botifarra (three and four players): the positions by tricks left (the trick under way counted) and place in the
   trick; how each trick start ended (settled by the table's entry, settled by the bounds, searched with an entry,
@@ -17,7 +18,7 @@ flags of `--flags`), put in place of the installed one, and the hands are analys
 
 A search that tries its best card first nearly always is near the smallest tree its bounds and table allow: what is
 left is the size of that tree, not the order (docs/PERFORMANCE.md). The two-player tables (`Duel`) are not counted.
-Run after `pip install .`, from `bench/`, not the tree's root.
+Run after `pip install .`, from `bench/` or a copy of it, not the tree's root.
 """
 
 from __future__ import annotations
@@ -36,7 +37,11 @@ import imptools.rules.botifarra.position as position
 import imptools.rules.bottle_imp.search as search
 from imptools.analyse import analyse_hand
 
-SOURCES = {"csolver": "../imptools/rules/botifarra/csolver.c", "cescape": "../imptools/rules/bottle_imp/cescape.c"}
+SOURCES = {
+    "csolver": Path(position.__file__).parent / "csolver.c",
+    "cescape": Path(search.__file__).parent / "cescape.c",
+}
+"""Each C search's source as the installed package ships it: the one its compiled module was built from."""
 START_ENDS = ("settled by the table", "settled by the bounds", "searched, with an entry", "searched, without one")
 
 
@@ -93,6 +98,7 @@ def main() -> None:
         default="-mpopcnt,-mbmi2" if platform.machine() in ("x86_64", "AMD64") else "",
         help="compiler flags, comma-separated, after -O3 (default: -mpopcnt,-mbmi2 on x86-64, else none)",
     )
+    parser.add_argument("--source", type=Path, help="the C source to count (default: the installed package's)")
     args = parser.parse_args()
     if args.table in bench_botifarra.TABLES:
         if bench_botifarra.TABLES[args.table][0] == 2:
@@ -106,7 +112,10 @@ def main() -> None:
         parser.error(f"no table {args.table!r}: one of {', '.join([*bench_botifarra.TABLES, *tables.TABLES])}")
     flags = [f for f in args.flags.split(",") if f and (module == "csolver" or f != "-mbmi2")]
     with tempfile.TemporaryDirectory() as where:
-        searcher = solver_builds.build("counted", SOURCES[module], [*flags, "-DTREE_COUNTS"], Path(where), module)
+        source = args.source or SOURCES[module]
+        if not source.is_file():
+            parser.error(f"no C source at {source}")
+        searcher = solver_builds.build("counted", str(source), [*flags, "-DTREE_COUNTS"], Path(where), module)
         counted = solver_builds.LOADED["counted"]
         if module == "csolver":
             position.NATIVE_SOLVER = searcher
