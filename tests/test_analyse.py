@@ -253,6 +253,52 @@ def test_at_most_one_of_two_bottles_is_what_every_line_gives() -> None:
     assert asked[True] and asked[False], asked
 
 
+def test_two_bottles_cards_under_a_card_lying_below_the_higher_price_share_a_run() -> None:
+    """With two bottles, a follower's cards below the card lying in the trick under the higher price (they cannot
+    take this trick) are one move where nothing in play lies between them, one colour and one holder, unless the
+    lower price lies between them; `Escape`'s three questions and `answer`'s windows (`Gains` above the won coins)
+    stay plain minimax's at every card of random lines of three-trick endgames (five and six players), where such
+    runs are found."""
+    from imptools.rules.bottle_imp.escape import Escape
+    from imptools.rules.bottle_imp.search import SearchBottle
+
+    def joined_in_trick(pos: SearchBottle) -> int:
+        """Over every line of the trick under way: the moves the runs below the card lying save."""
+        price, lower = max(pos.prices), min(pos.prices)
+        beaten = max([c for c in pos.trick if c < price], default=0)
+        legal = pos.legal_of(pos.seat[pos.to_move()])
+        runs = pos._runs(legal, price, by_coins=False, beaten=beaten, lower=lower)
+        for run in runs:  # a run's cards on one side of the lower price, or all above the higher
+            assert len({c < lower for c in run}) == 1 or min(run) > price, (run, pos.prices)
+        saved = len(pos._runs(legal, price, by_coins=False, lower=lower)) - len(runs)
+        if len(pos.trick) < pos.n - 1:
+            for c in pos.legal():
+                pos.play(c)
+                saved += joined_in_trick(pos)
+                pos.undo()
+        return saved
+
+    joined = 0
+    for players, seed in [(5, 0), (5, 17), (5, 51), (5, 55), (6, 1), (6, 13), (6, 35), (6, 38)]:
+        pos = endgame(players, seed, 3, "second-bottle")
+        assert isinstance(pos, SearchBottle) and len(pos.prices) == 2
+        escape, rng = Escape(pos), Random(seed)
+        while not pos.done():
+            joined += joined_in_trick(pos)
+            for player, seat in pos.seat.items():
+                exact, won = minimax(pos, player), pos.won[seat]
+                lost = pos.penalty_unit() * pos.mult[seat]
+                assert escape.escapes(seat) == (exact >= won), (players, seed, player)
+                assert escape.escapes(seat, most=1) == (exact >= -lost), (players, seed, player)
+                assert escape.escapes(seat, gaining=True) == (exact > won), (players, seed, player)
+                for alpha, beta in [(won, won + 1), (won + 1, won + 3), (-2 * lost, -lost), (-lost - 1, won)]:
+                    found = pos.answer(player, alpha, beta)
+                    assert found is None or (found >= beta) == (exact >= beta), (players, seed, player, alpha, beta)
+            forced = pos.forced()
+            pos.play(rng.choice(pos.legal()) if forced is None else forced)
+    assert joined > 0
+
+
 def test_the_lower_bottle_is_taken_only_by_cards_below_its_price() -> None:
     """What `_fate_one` and `_fate` rest on, with two bottles and the one a trick does not take now (the lower price,
     the second of a tie): a side that does not hold it ends with both on no line where it has at most one card below

@@ -130,31 +130,31 @@ class _Lines:
 
     def _moves(self, mover: int, chooser: bool) -> tuple[int, ...]:
         """One card of each run of the legal cards of `mover` (adjacent among the cards in play, one colour, and
-        for `Gains` the same coins, above the prices or below a card lying in the trick under the one price), in
-        the order he tries them: the player asked about (`chooser`) for `Escape` his lowest card first, the least
-        likely to take a bottle, for `Gains` his highest first; the others by `nearest_price`."""
+        for `Gains` the same coins, above the prices or below a card lying in the trick under the higher price, and
+        with two bottles on one side of the lower price), in the order he tries them: the player asked about
+        (`chooser`) for `Escape` his lowest card first, the least likely to take a bottle, for `Gains` his highest
+        first; the others by `nearest_price`."""
         pos = self.pos
         trick, prices = pos.trick, pos.prices
         legal = pos.legal_of(mover)
-        one = len(prices) == 1
-        price = prices[0] if one else max(prices)
+        price = max(prices)
+        lower = min(prices) if len(prices) > 1 else -1
         beaten = 0
-        if trick and one:
-            for c in trick:  # the highest card lying under the price: the cards below it can share a run
-                if beaten < c < price:
-                    beaten = c
+        for c in trick:  # the highest card lying under the (higher) price: the cards below it can share a run
+            if beaten < c < price:
+                beaten = c
         above = legal >> (price + 1)
         runs = above & (above - 1) or legal & ((1 << beaten) - 1)  # two cards that could share a run
         if runs:
             # Runs depend only on the cards in play from the lowest legal card to the highest.
             span = pos.live & ((1 << legal.bit_length()) - (legal & -legal))
-            memo: tuple[int, ...] = (legal, span, price, beaten, chooser)
+            memo: tuple[int, ...] = (legal, span, price, beaten, lower, chooser)
         else:
             memo = (legal, price, chooser)
         found = self._memo.get(memo)
         if found is None:
             if runs:
-                cards = [g[0] for g in pos._runs(legal, price, by_coins=self.by_coins, beaten=beaten)]
+                cards = [g[0] for g in pos._runs(legal, price, by_coins=self.by_coins, beaten=beaten, lower=lower)]
             else:
                 cards = bits(legal)
             if not chooser:

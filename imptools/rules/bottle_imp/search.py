@@ -634,9 +634,12 @@ class SearchBottle:
             found = self._groups[memo] = (runs, tuple(by_first[c] for c in nearest_price(by_first, price)))
         return found
 
-    def _runs(self, legal_mask: int, price: int, by_coins: bool = True, beaten: int = 0) -> tuple[tuple[int, ...], ...]:
+    def _runs(
+        self, legal_mask: int, price: int, by_coins: bool = True, beaten: int = 0, lower: int = -1
+    ) -> tuple[tuple[int, ...], ...]:
         """The runs of `groups` (with `by_coins` False, cards of different coins may share one; cards below `beaten`
-        join runs too: a card lying in the trick below the price that they cannot beat)."""
+        join runs too: a card lying in the trick below the price that they cannot beat, unless the other bottle's
+        price `lower` lies between them)."""
         legal = bits(legal_mask)
         if len(legal) < 2:
             return (tuple(legal),)
@@ -646,7 +649,7 @@ class SearchBottle:
         for a, b in pairwise(legal):
             between = live & ((1 << b) - 1) & ~((1 << (a + 1)) - 1)
             same = suit[a] == suit[b] and holder[a] == holder[b] and (not by_coins or coins[a] == coins[b])
-            if (a > price or b < beaten) and not between and same:
+            if (a > price or (b < beaten and not a < lower < b)) and not between and same:
                 out[-1].append(b)
             else:
                 out.append([b])
