@@ -506,11 +506,13 @@ static inline mask_t legal_of(const Lines *L, int seat)
 static int moves(const Lines *L, int mover, int chooser, int by_coins, int *out)
 {
     mask_t legal = legal_of(L, mover);
-    int price = max_price(L), beaten = 0;
-    /* the other bottle's price, where there are two: two cards on either side of it are not one run */
-    int lower = L->nb == 1 ? -1 : L->prices[0] < L->prices[1] ? L->prices[0] : L->prices[1];
-    for (int i = 0; i < L->ntrick; i++)
-        if (beaten < L->trick[i] && L->trick[i] < price) beaten = L->trick[i];
+    int price = max_price(L), beaten = 0, lower = -1;
+    if (L->ntrick) {
+        for (int i = 0; i < L->ntrick; i++)
+            if (beaten < L->trick[i] && L->trick[i] < price) beaten = L->trick[i];
+        /* the other bottle's price, where there are two: two cards on either side of it are not one run */
+        if (L->nb > 1) lower = L->prices[0] < L->prices[1] ? L->prices[0] : L->prices[1];
+    }
     int cards[MAX_CARDS], k = 0, a = -1;
     for (mask_t rest = legal; rest; rest &= rest - 1) {
         int b = low_bit(rest);
@@ -520,7 +522,7 @@ static int moves(const Lines *L, int mover, int chooser, int by_coins, int *out)
             mask_t between = L->live & below(b) & ~below(a + 1);
             int same = L->colour[a] == L->colour[b] && L->holder[a] == L->holder[b]
                        && (!by_coins || L->coins[a] == L->coins[b]);
-            if (!((a > price || (b < beaten && !(a < lower && lower < b))) && !between && same)) cards[k++] = b;
+            if (!((a > price || (b < beaten && (a > lower || b < lower))) && !between && same)) cards[k++] = b;
         }
         a = b;
     }
