@@ -522,7 +522,7 @@ static int moves(const Lines *L, int mover, int chooser, int by_coins, int *out)
             mask_t between = L->live & below(b) & ~below(a + 1);
             int same = L->colour[a] == L->colour[b] && L->holder[a] == L->holder[b]
                        && (!by_coins || L->coins[a] == L->coins[b]);
-            if (!((a > price || (b < beaten && (a > lower || b < lower))) && !between && same)) cards[k++] = b;
+            if (!((a > price || (b < beaten && !(a < lower && lower < b))) && !between && same)) cards[k++] = b;
         }
         a = b;
     }
