@@ -377,6 +377,39 @@ def test_gains_equal_plain_minimax(players: int, seed: int, tricks: int, variant
         pos.play(rng.choice(pos.legal()) if forced is None else forced)
 
 
+SURE_TABLES = [(3, None, 5, 30), (4, None, 4, 60), (5, "teams", 3, 30), (5, None, 3, 30)]
+
+
+@pytest.mark.parametrize(("players", "variant", "tricks", "seeds"), SURE_TABLES)
+def test_gains_lower_bound_of_a_trick_the_side_surely_wins(
+    players: int, variant: str | None, tricks: int, seeds: int
+) -> None:
+    """Where a player surely ends without a bottle and his side leads a card that takes the trick whatever the others
+    answer (`SearchBottle._sure_trick`), he gains at least that trick's coins and his bottles' price cards: at every
+    trick's start of lines played by random cards where the bound finds such a trick, for every player, plain
+    minimax's gain is never below it, and it is sometimes exact."""
+    from imptools.rules.bottle_imp.search import SearchBottle
+
+    found = exact_ones = 0
+    for seed in range(seeds):
+        pos = endgame(players, seed, tricks, variant)
+        assert isinstance(pos, SearchBottle)
+        rng = Random(seed)
+        while not pos.done():
+            for player, seat in pos.seat.items() if not pos.trick else ():
+                sure = pos._sure_trick(seat) if pos._fate(seat) is True else 0
+                if sure:
+                    mine = pos._price_coins(seat) if pos.holds(seat) else 0
+                    won, mult = pos.mult[seat] * pos.side_won(seat), pos.mult[seat]
+                    gain = (minimax(pos, player) - won) // mult
+                    assert gain >= mine + sure, (players, seed, player, gain, mine, sure)
+                    found += 1
+                    exact_ones += gain == mine + sure
+            forced = pos.forced()
+            pos.play(rng.choice(pos.legal()) if forced is None else forced)
+    assert found >= 5 and exact_ones, (found, exact_ones)
+
+
 KILLER_TABLES = [(4, None), (5, "teams"), (6, "second-bottle"), (2, "eye-of-the-demon")]
 
 

@@ -468,6 +468,40 @@ static inline int wins_nothing(const Lines *L, int seat)
     return 0;
 }
 
+/* SearchBottle._sure_trick: the coins of a trick `seat`'s side surely wins now, where its leader leads (one pack) */
+static int64_t sure_trick(const Lines *L, int seat)
+{
+    int tm = L->team[seat], leader = L->leader;
+    if (L->packs || !(tm >> leader & 1)) return 0;
+    mask_t low_cards = below(max_price(L));
+    int64_t best = 0;
+    for (mask_t x = L->hands[leader] & ~low_cards; x; x &= x - 1) {
+        int c = low_bit(x);
+        if (L->live & L->suit[c] & ~below(c + 1)) continue; /* a higher card of its colour in play */
+        int64_t got = L->coins[c];
+        int o;
+        for (o = 0; o < L->n; o++) {
+            if (o == leader) continue;
+            mask_t held = L->hands[o], legal = held & L->suit[c];
+            if (!legal) legal = held;
+            if (tm >> o & 1) {
+                legal &= ~low_cards;
+                if (!legal) break;
+            } else if (legal & (low_cards | ~below(c))) {
+                break;
+            }
+            int64_t fewest = -1;
+            for (; legal; legal &= legal - 1) {
+                int d = low_bit(legal);
+                if (fewest < 0 || L->coins[d] < fewest) fewest = L->coins[d];
+            }
+            if (fewest > 0) got += fewest;
+        }
+        if (o == L->n && got > best) best = got;
+    }
+    return best;
+}
+
 /* SearchBottle.legal_of: the legal cards of `seat`, to move now: the led colour if he has it; with two packs, judged
  * in each pack he may play from (with an open pack, the one of his first card of the trick, then the other). */
 static inline mask_t legal_of(const Lines *L, int seat)
@@ -845,7 +879,7 @@ static int64_t gsolve(Lines *L, GSolver *S, int seat, int64_t alpha, int64_t bet
         if (!L->ntrick) {
             int64_t mine = holds(L, seat) ? price_coins(L, seat) : 0;
             high = wins_nothing(L, seat) ? mine : mine + L->in_play;
-            if (f == 1) low = mine;
+            if (f == 1) low = mine + sure_trick(L, seat);
             if (low >= beta || low == high) return low;
             if (high <= alpha) return high;
             if (popcount(live) == L->played_out) return glast_trick(L, seat, tm);

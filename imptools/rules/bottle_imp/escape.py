@@ -549,7 +549,8 @@ class Gains(_Lines):
     same hand in the same place last held him under the window, or for his own side last lifted him to it), before a
     history count for his side's cards and `nearest_price` for the others', and bounds at a trick's start: every coin
     in play and his bottles' price cards above (only those where he can win no more trick,
-    `SearchBottle._wins_nothing`), those price cards below where he surely loses his bottles (`SearchBottle._fate`).
+    `SearchBottle._wins_nothing`), those price cards below where he surely loses his bottles (`SearchBottle._fate`),
+    with the coins of a trick his side surely wins now where it leads (`SearchBottle._sure_trick`).
     """
 
     by_coins = True
@@ -606,7 +607,7 @@ class Gains(_Lines):
         hands, prices, owners, coins = pos.hands, pos.prices, pos.owners, pos.coins
         forced_card = pos.forced if pos.lopaka >= 0 else None
         moves, order, settled_fate, wins_nothing = self._moves, self._order, pos._fate, pos._wins_nothing
-        price_coins = pos._price_coins
+        price_coins, sure_trick = pos._price_coins, pos._sure_trick
         finish, unfinish = pos._close, pos._reopen
         me = self
         in_play = 0  # the coins of the cards in play: the position's `live_coins` where `gain` asks, kept by `solve`
@@ -658,7 +659,7 @@ class Gains(_Lines):
                     mine = price_coins(seat) if pos.holds(seat) else 0
                     high = mine if wins_nothing(seat) else mine + in_play
                     if fate:
-                        low = mine
+                        low = mine + sure_trick(seat)
                     if low >= beta or low == high:
                         return low
                     if high <= alpha:

@@ -528,6 +528,46 @@ class SearchBottle:
         tm = self.team[seat]
         return any(not h & under for o, h in enumerate(hands) if not tm >> o & 1)
 
+    def _sure_trick(self, seat: int) -> int:
+        """At a trick's start, the coins of a trick `seat`'s side surely wins now (0 where none is found; one pack,
+        no automaton): its leader holds a card above the (higher) price and the highest of its colour in play, every
+        player of another side can answer it only with cards below it and none below the price, and each partner
+        with a card not below the price. The trick is then the side's, whole, and no bottle moves; it holds at least
+        that card's coins and the fewest each other player's answers have."""
+        tm, leader = self.team[seat], self.leader
+        if self.packs or self.lopaka >= 0 or not tm >> leader & 1:
+            return 0
+        hands, live, suit, coins = self.hands, self.live, self.suit, self.coins
+        low_cards = (1 << max(self.prices)) - 1
+        best = 0
+        x = hands[leader] & ~low_cards
+        while x:
+            c = (x & -x).bit_length() - 1
+            x &= x - 1
+            if live & suit[c] & ~((2 << c) - 1):  # a higher card of its colour in play
+                continue
+            got = coins[c]
+            for o, held in enumerate(hands):
+                if o == leader:
+                    continue
+                legal = held & suit[c] or held
+                if tm >> o & 1:
+                    legal &= ~low_cards
+                    if not legal:
+                        break
+                elif legal & (low_cards | ~((1 << c) - 1)):
+                    break
+                fewest = -1
+                while legal:
+                    d = (legal & -legal).bit_length() - 1
+                    legal &= legal - 1
+                    if fewest < 0 or coins[d] < fewest:
+                        fewest = coins[d]
+                got += max(fewest, 0)
+            else:
+                best = max(best, got)
+        return best
+
     def opposed(self) -> list[tuple[int, ...]]:
         """`groups` in the order the players against P try them: the cards nearest the (higher) price first
         (`nearest_price`)."""
