@@ -540,10 +540,7 @@ class SearchBottle:
         hands, live, suit, coins = self.hands, self.live, self.suit, self.coins
         low_cards = (1 << max(self.prices)) - 1
         best = 0
-        x = hands[leader] & ~low_cards
-        while x:
-            c = (x & -x).bit_length() - 1
-            x &= x - 1
+        for c in bits(hands[leader] & ~low_cards):
             if live & suit[c] & ~((2 << c) - 1):  # a higher card of its colour in play
                 continue
             got = coins[c]
@@ -557,13 +554,7 @@ class SearchBottle:
                         break
                 elif legal & (low_cards | ~((1 << c) - 1)):
                     break
-                fewest = -1
-                while legal:
-                    d = (legal & -legal).bit_length() - 1
-                    legal &= legal - 1
-                    if fewest < 0 or coins[d] < fewest:
-                        fewest = coins[d]
-                got += max(fewest, 0)
+                got += min((coins[d] for d in bits(legal)), default=0)
             else:
                 best = max(best, got)
         return best
