@@ -12,9 +12,10 @@ and its CPU seconds (the option taken: the first value of the hand's own search,
 the hand's total: the plays' share is what is left. Run after `pip install .` from outside the tree to measure the
 compiled search. Each option's line ends with its solver's table: for `Solver` the times a generation became the
 older (`turns`: entries dropped) and the entries of each side's newer and older generations; for `Duel` the slots
-taken of its slots (it doubles while more than a quarter are taken, up to its most). With `--windows` (three and
-four players), a line under each option gives the null windows of its value in the order asked, each as "b: the
-bound returned (positions)": "is the value at least b?" (the side's points from the trick the window was asked at).
+taken of its slots (it doubles while more than a quarter are taken, up to its most). With `--windows`, a line under
+each option gives the null windows of its value in the order asked, each as "b: the bound returned (positions)": "is
+the value at least b?" (the side's points from the trick the window was asked at; with two players, `Duel`'s sum of
+twice the card points and the tricks, from the trick the window was asked at).
 """
 
 from __future__ import annotations
@@ -42,29 +43,34 @@ def main() -> None:
     parser.add_argument("--partition", choices=["on", "off"], help="the solver's partition entries (default: its own)")
     parser.add_argument("--cap", type=int, help="entries a generation of the solver's tables (default: SOLVER_CAP)")
     parser.add_argument("--duel-slots", type=int, help="the most slots of `Duel`'s table (default: DUEL_SLOTS)")
-    parser.add_argument("--windows", action="store_true", help="each option's null windows (three and four players)")
+    parser.add_argument("--windows", action="store_true", help="each option's null windows")
     args = parser.parse_args()
     asked: dict[int, list[tuple[int, int, int]]] = {}  # a solver's windows: (b, the bound returned, positions)
     if args.windows:
-        real_solver: Any = position.NATIVE_SOLVER or position.Solver  # the class `position.new_solver` makes
 
-        class Logged:
-            """A solver whose every window (`gain`) is written down, for the option whose search made it."""
+        def logged(real: Any) -> Any:
+            """A class of solvers like `real` whose every window (`gain`) is written down, for the option whose search
+            made it."""
 
-            def __init__(self, *args: Any, **kwargs: Any) -> None:
-                self.solver = real_solver(*args, **kwargs)
-                asked[id(self)] = []
+            class Logged:
+                def __init__(self, *args: Any, **kwargs: Any) -> None:
+                    self.solver = real(*args, **kwargs)
+                    asked[id(self)] = []
 
-            def gain(self, *args: Any) -> int:
-                before = self.solver.nodes
-                got: int = self.solver.gain(*args)
-                asked[id(self)].append((args[-1], got, self.solver.nodes - before))
-                return got
+                def gain(self, *args: Any) -> int:
+                    before = self.solver.nodes
+                    got: int = self.solver.gain(*args)
+                    asked[id(self)].append((args[-1], got, self.solver.nodes - before))
+                    return got
 
-            def __getattr__(self, name: str) -> Any:
-                return getattr(self.solver, name)
+                def __getattr__(self, name: str) -> Any:
+                    return getattr(self.solver, name)
 
-        setattr(position, "NATIVE_SOLVER", Logged)  # noqa: B010 (`new_solver` reads it at each call)
+            return Logged
+
+        # the classes `position.new_solver` and `position._duel` make, read at each call
+        setattr(position, "NATIVE_SOLVER", logged(position.NATIVE_SOLVER or position.Solver))  # noqa: B010
+        setattr(position, "Duel", logged(position.Duel))  # noqa: B010
     if args.partition:
         position.PARTITION = args.partition == "on"
     position.CAP = args.cap
@@ -72,7 +78,7 @@ def main() -> None:
 
     def windows(s: Search) -> str:
         """With `--windows`, the null windows `s`'s solver was asked so far, on a line of their own."""
-        solver = getattr(s.position, "_solver", None)
+        solver = getattr(s.position, "_solver", None) or getattr(s.position, "_duel_solver", None)
         if solver is None or id(solver) not in asked:
             return ""
         return "\n    windows: " + ", ".join(f"{b}: {got} ({count:,})" for b, got, count in asked[id(solver)])
@@ -87,7 +93,7 @@ def main() -> None:
         duel = getattr(pos, "_duel_solver", None)
         if duel is not None:
             taken, slots = duel.taken, len(duel.keys) if hasattr(duel, "keys") else duel.slots
-            return f"; table: {taken} of {slots} slots taken (most {duel.most})"
+            return f"; table: {taken} of {slots} slots taken (most {duel.most}){windows(s) if asked_too else ''}"
         return ""
 
     valued = choices.value_choices
