@@ -129,21 +129,52 @@ static inline int stopped(uint64_t nodes)
     return stop;
 }
 
-static uint64_t hash_key(const unsigned char *k, size_t len)
+/* A key's hash, eight bytes a step (the last step's bytes zero-padded), its length mixed in at the end: so that keys
+ * sharing a head of whole eight-byte words share the state after it (`hash_words`), and each is finished from there
+ * (`hash_finish`) without hashing the head again. */
+#define HASH_SEED 0x9E3779B97F4A7C15ULL
+
+static inline uint64_t hash_step(uint64_t h, uint64_t w)
 {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ len;
-    for (size_t i = 0; i < len; i += 8) {
-        uint64_t w = 0;
-        memcpy(&w, k + i, len - i < 8 ? len - i : 8);
-        h ^= w;
-        h *= 0xBF58476D1CE4E5B9ULL;
-        h ^= h >> 31;
+    h ^= w;
+    h *= 0xBF58476D1CE4E5B9ULL;
+    return h ^ (h >> 31);
+}
+
+/* The state after the first `words` eight-byte words of `k`. */
+static inline uint64_t hash_words(const unsigned char *k, size_t words)
+{
+    uint64_t h = HASH_SEED;
+    for (size_t i = 0; i < words; i++) {
+        uint64_t w;
+        memcpy(&w, k + 8 * i, 8);
+        h = hash_step(h, w);
     }
+    return h;
+}
+
+/* The hash of `k` (`len` bytes) from `h`, the state after its bytes before `from` (a multiple of eight). */
+static inline uint64_t hash_finish(uint64_t h, const unsigned char *k, size_t from, size_t len)
+{
+    size_t i = from;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, k + i, 8);
+        h = hash_step(h, w);
+    }
+    if (i < len) {
+        uint64_t w = 0;
+        memcpy(&w, k + i, len - i);
+        h = hash_step(h, w);
+    }
+    h ^= len;
     h ^= h >> 29;
     h *= 0x94D049BB133111EBULL;
     h ^= h >> 32;
     return h;
 }
+
+static inline uint64_t hash_key(const unsigned char *k, size_t len) { return hash_finish(HASH_SEED, k, 0, len); }
 
 static void table_free(Table *t)
 {
@@ -651,21 +682,29 @@ static inline int put_lying(unsigned char *at, uint64_t lying)
     return k + 1;
 }
 
-/* A partition entry's key: the rest, `k`, the holders and colours of the `k` highest cards of `above` (`x`: those
- * `k` cards); its length. */
-static inline int partition_key(const Lines *L, const unsigned char *rest, int rest_len, int k, mask_t x,
-                                unsigned char *key)
+/* A partition entry's key, after the rest (`rest_len` bytes, already at the head of `key`): `k`, the holders and
+ * colours of the `k` highest cards of `above` (`x`: those `k` cards); the key's length. */
+static inline int partition_key(const Lines *L, int rest_len, int k, mask_t x, unsigned char *key)
 {
-    memcpy(key, rest, rest_len);
     int at = rest_len;
     key[at++] = (unsigned char)k;
     for (mask_t y = x; y; y &= y - 1) key[at++] = L->edigit[low_bit(y)];
     return at;
 }
 
-/* The `k` highest cards of `above` (`m` of them). */
+/* The `k` highest cards of `above` (`m` of them): the `k` from the top, or all but the `m - k` lowest, whichever is
+ * fewer steps. */
 static inline mask_t highest(mask_t above, int m, int k)
 {
+    if (2 * k < m) {
+        mask_t out = 0;
+        for (int j = 0; j < k; j++) {
+            mask_t top = bit(bitlen(above) - 1);
+            out |= top;
+            above ^= top;
+        }
+        return out;
+    }
     for (int j = 0; j < m - k; j++) above &= above - 1;
     return above;
 }
@@ -681,7 +720,7 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
     unsigned char rest[256], key[256];
     mask_t above = 0;
     int price = 0, m = 0, rest_len = 0;
-    uint64_t rest_hash = 0;
+    uint64_t rest_hash = 0, rest_state = 0; /* the rest's hash, and the state after its whole words */
     if (!inner) {
         int f = gaining == AT_MOST_ONE ? fate_one(L, seat) : fate(L, seat);
         if (f >= 0 && !(gaining == GAINING && f)) return NOTHING | (uint64_t)f;
@@ -710,7 +749,9 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
         }
         at += put_lying(rest + at, lying);
         rest_len = at;
-        rest_hash = hash_key(rest, rest_len);
+        rest_state = hash_words(rest, (size_t)rest_len / 8);
+        rest_hash = hash_finish(rest_state, rest, (size_t)rest_len / 8 * 8, (size_t)rest_len);
+        memcpy(key, rest, rest_len); /* every partition key's head */
         uint64_t ks = 0, got;
         if (table_get(&S->stored, rest, rest_len, rest_hash, &got)) ks |= got;
         if (table_get(&S->ostored, rest, rest_len, rest_hash, &got)) ks |= got;
@@ -718,8 +759,8 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
             int k = __builtin_ctzll(ks);
             ks &= ks - 1;
             mask_t x = highest(above, m, k);
-            int len = partition_key(L, rest, rest_len, k, x, key);
-            uint64_t h = hash_key(key, len);
+            int len = partition_key(L, rest_len, k, x, key);
+            uint64_t h = hash_finish(rest_state, key, (size_t)rest_len / 8 * 8, (size_t)len);
             uint64_t found;
             if (table_get(&S->table, key, len, h, &found) || table_get(&S->older, key, len, h, &found)) {
                 if (k < m) L->shared++;
@@ -786,8 +827,9 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
         for (int i = 0; i < L->ntrick; i++)
             if (price < L->trick[i] && (uint64_t)L->trick[i] < least) least = (uint64_t)L->trick[i];
     int kk = (int)least <= price ? popcount(above) : popcount(above >> least);
-    int len = partition_key(L, rest, rest_len, kk, highest(above, m, kk), key);
-    table_set(&S->table, key, len, hash_key(key, len), (uint64_t)result);
+    int len = partition_key(L, rest_len, kk, highest(above, m, kk), key);
+    uint64_t h = hash_finish(rest_state, key, (size_t)rest_len / 8 * 8, (size_t)len);
+    table_set(&S->table, key, len, h, (uint64_t)result);
     uint64_t ks = 0;
     table_get(&S->stored, rest, rest_len, rest_hash, &ks);
     table_set(&S->stored, rest, rest_len, rest_hash, ks | (1ULL << kk));
