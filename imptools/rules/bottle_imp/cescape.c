@@ -720,7 +720,8 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
     unsigned char rest[256], key[256];
     mask_t above = 0;
     int price = 0, m = 0, rest_len = 0;
-    uint64_t rest_hash = 0, rest_state = 0; /* the rest's hash, and the state after its whole words */
+    uint64_t rest_hash = 0, rest_state = 0; /* the rest's hash, and the state after its whole words (`head` bytes) */
+    size_t head = 0;
     if (!inner) {
         int f = gaining == AT_MOST_ONE ? fate_one(L, seat) : fate(L, seat);
         if (f >= 0 && !(gaining == GAINING && f)) return NOTHING | (uint64_t)f;
@@ -749,8 +750,9 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
         }
         at += put_lying(rest + at, lying);
         rest_len = at;
-        rest_state = hash_words(rest, (size_t)rest_len / 8);
-        rest_hash = hash_finish(rest_state, rest, (size_t)rest_len / 8 * 8, (size_t)rest_len);
+        head = (size_t)rest_len / 8 * 8;
+        rest_state = hash_words(rest, head / 8);
+        rest_hash = hash_finish(rest_state, rest, head, (size_t)rest_len);
         memcpy(key, rest, rest_len); /* every partition key's head */
         uint64_t ks = 0, got;
         if (table_get(&S->stored, rest, rest_len, rest_hash, &got)) ks |= got;
@@ -760,7 +762,7 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
             ks &= ks - 1;
             mask_t x = highest(above, m, k);
             int len = partition_key(L, rest_len, k, x, key);
-            uint64_t h = hash_finish(rest_state, key, (size_t)rest_len / 8 * 8, (size_t)len);
+            uint64_t h = hash_finish(rest_state, key, head, (size_t)len);
             uint64_t found;
             if (table_get(&S->table, key, len, h, &found) || table_get(&S->older, key, len, h, &found)) {
                 if (k < m) L->shared++;
@@ -828,7 +830,7 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
             if (price < L->trick[i] && (uint64_t)L->trick[i] < least) least = (uint64_t)L->trick[i];
     int kk = (int)least <= price ? popcount(above) : popcount(above >> least);
     int len = partition_key(L, rest_len, kk, highest(above, m, kk), key);
-    uint64_t h = hash_finish(rest_state, key, (size_t)rest_len / 8 * 8, (size_t)len);
+    uint64_t h = hash_finish(rest_state, key, head, (size_t)len);
     table_set(&S->table, key, len, h, (uint64_t)result);
     uint64_t ks = 0;
     table_get(&S->stored, rest, rest_len, rest_hash, &ks);
