@@ -1074,14 +1074,12 @@ static int trick_outcome(Solver *self, int lead, int k, int win, int wat, int le
     return best;
 }
 
-/* solver.order: one card of each run of equivalent legal cards, in the order to try them (with `look`, by the trick's
- * outcome first, `trick_outcome`); returns how many. */
-static int order(Solver *self, int seat, u64 legal, int k, int win, int wat, int lead, int led, int pts, int look,
-                 int *moves) {
+/* solver.order: the `count` cards `reps` (one of each run of equivalent legal cards, `runs`) in the order to try them
+ * (with `look`, by the trick's outcome first, `trick_outcome`) into `moves`; returns how many. */
+static int order(Solver *self, int seat, const int *reps, int count, int k, int win, int wat, int lead, int led, int pts,
+                 int look, int *moves) {
     u64 lv = self->live;
     int n = self->n;
-    int reps[48];
-    int count = runs(legal, lv, reps);
     if (count == 1) {
         moves[0] = reps[0];
         return 1;
@@ -1405,25 +1403,25 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
     }
     if (!part && (legal & (legal - 1))) /* a run's one card where the trick's taker is settled */
         legal = settled_runs(legal, self->live, hands, n, self->cells, trump, side, lead, k, win, wat, led);
-    int moves[48];
+    int moves[48], reps[48];
     int count;
+    int look = 0;
+    int lazy = 0; /* the card to try first (the table's or the killer) tried before the others are ordered: ordering
+                   * them, the trick's outcome above all, is work lost wherever it cuts off */
     if (legal & (legal - 1)) {
         /* the trick's outcome ranks the cards inside a trick and a lead the table has no card for, while
          * LOOKAHEAD_TRICKS tricks or more are left */
-        int look = k < n - 1 && (k > 0 || first < 0) && popcount(self->live) >= LOOKAHEAD_TRICKS * n;
-        count = order(self, seat, legal, k, win, wat, lead, led, (int)pts, look, moves);
+        look = k < n - 1 && (k > 0 || first < 0) && popcount(self->live) >= LOOKAHEAD_TRICKS * n;
+        count = runs(legal, self->live, reps);
+        for (int i = 0; count > 1 && first >= 0 && i < count; i++)
+            if (reps[i] == first) lazy = 1;
+        if (lazy)
+            moves[0] = first;
+        else
+            count = order(self, seat, reps, count, k, win, wat, lead, led, (int)pts, look, moves);
     } else {
         moves[0] = bitlen(legal) - 1;
         count = 1;
-    }
-    if (first >= 0 && moves[0] != first) {
-        for (int i = 1; i < count; i++) {
-            if (moves[i] == first) {
-                for (int j = i; j > 0; j--) moves[j] = moves[j - 1];
-                moves[0] = first;
-                break;
-            }
-        }
     }
     int maxing = side >> seat & 1;
     i64 a = alpha, bt = beta;
@@ -1488,6 +1486,13 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
                 bt = v;
                 if (v <= a) break;
             }
+        }
+        if (lazy) { /* the first card did not cut off: the others after it, in their order */
+            lazy = 0;
+            int ordered[48];
+            order(self, seat, reps, count, k, win, wat, lead, led, (int)pts, look, ordered);
+            for (int r = 0, at = 1; r < count; r++)
+                if (ordered[r] != first) moves[at++] = ordered[r];
         }
     }
 #ifdef TREE_COUNTS
