@@ -774,9 +774,18 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
     int mover = round_seat(L->leader + lying_count, L->n);
     int chooser = tm >> mover & 1;
     int cards[MAX_CARDS];
-    int k = moves(L, mover, chooser, 0, cards);
+    int k, lazy = 0;
     int depth = popcount(live) * 8 + lying_count;
-    if (!chooser) killer_first(cards, k, S->refuted[depth]);
+    if (chooser) { /* his lowest card (`moves` lists it first for him) tried before the others are listed: they are
+                    * listed only where it does not settle the question */
+        mask_t legal = legal_of(L, mover);
+        cards[0] = low_bit(legal);
+        k = 1;
+        lazy = (legal & (legal - 1)) != 0;
+    } else {
+        k = moves(L, mover, chooser, 0, cards);
+        killer_first(cards, k, S->refuted[depth]);
+    }
     int result = !chooser;
     uint64_t least = NO_CARD;
     int c = -1;
@@ -812,8 +821,13 @@ static uint64_t esolve(Lines *L, ESolver *S, int seat, int gaining, int inner, u
             break;
         }
         if ((r >> 1) < least) least = r >> 1;
+        if (lazy) { /* his lowest card did not settle it: the others after it */
+            lazy = 0;
+            k = moves(L, mover, chooser, 0, cards);
+        }
     }
 #ifdef TREE_COUNTS
+    if (lazy) k = moves(L, mover, chooser, 0, cards); /* how many he had (his lowest card stays first) */
     if (k > 1) {
         int at = 5;
         if (result == chooser) {
