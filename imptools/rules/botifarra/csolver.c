@@ -1406,8 +1406,8 @@ static i64 node_body(Solver *self, int k, int lead, int win, int wat, int led, i
     int moves[48], reps[48];
     int count;
     int look = 0;
-    int lazy = 0; /* the card to try first (the table's or the killer) tried before the others are ordered: ordering
-                   * them, the trick's outcome above all, is work lost wherever it cuts off */
+    int lazy = 0; /* the card to try first (the table's card or the killer card) tried before the others are ordered:
+                   * ordering them, the trick's outcome above all, is work lost wherever it cuts off */
     if (legal & (legal - 1)) {
         /* the trick's outcome ranks the cards inside a trick and a lead the table has no card for, while
          * LOOKAHEAD_TRICKS tricks or more are left */
