@@ -68,6 +68,23 @@ def test_each_value_is_its_probes() -> None:
     assert sum(_count(p) for _, p, _ in values) <= _count(head[1])
 
 
+def test_each_plays_positions_are_split_three_ways() -> None:
+    """`probes.py --plays` (docs/PERFORMANCE.md, where a hand's positions go play by play) walks the hand as
+    `analyse_hand` does: the same positions in all, each play's split into its values and its cards' checks."""
+    whole = _run("probes.py", "4-classic", "1", "--min", "1000")
+    out = _run("probes.py", "4-classic", "1", "--plays", "--min", "1000")
+    total = re.search(
+        r"hand 1: ([\d,]+) positions, .*; values ([\d,]+), the cards played ([\d,]+), the other cards ([\d,]+)$",
+        out,
+        re.M,
+    )
+    assert total is not None, out
+    assert _count(total[1]) == sum(_count(t) for t in total.groups()[1:]), out
+    assert _count(total[1]) == _count(re.match(r"4-classic hand 1: ([\d,]+) positions", whole)[1]), (out, whole)  # type: ignore[index]
+    rows = re.findall(r"^trick \d+ \w+ \S+: values ([\d,]+), its card ([\d,]+), the others ([\d,]+)$", out, re.M)
+    assert rows and all(sum(_count(k) for k in row) >= 1000 for row in rows), out
+
+
 def test_first_value() -> None:
     out = _run("bench_first_value.py", "--table", "three", "--hands", "1")
     assert re.match(r"three hand 1: value \d+, \d+ positions, \d+ partition hits", out), out
