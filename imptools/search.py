@@ -295,11 +295,13 @@ class Search:
         return search
 
     def choices(self, player: str) -> tuple[int, list[int]]:
-        """The value for `player`, who is to move, and the legal cards that keep it."""
+        """The value for `player`, who is to move, and the legal cards that keep it: each class of cards checked
+        with a null window, in the order the position gives (`checked`, where it has one)."""
         pos = self.position
         value = self.value(player)
         keep: list[int] = []
-        for g in pos.groups():
+        checked: Callable[[], list[tuple[int, ...]]] | None = getattr(pos, "checked", None)
+        for g in checked() if checked is not None else pos.groups():
             pos.play(g[0])
             if self.value(player, value - 1, value) >= value:
                 keep.extend(g)

@@ -581,6 +581,38 @@ def test_best_play_costs_nothing(seed: int) -> None:
         pos.play(card)
 
 
+@pytest.mark.parametrize(
+    ("players", "seed", "variant"), [(3, 4, None), (4, 3, None), (5, 1, "second-bottle"), (6, 2, "second-bottle")]
+)
+def test_choices_check_the_cards_lowest_first_and_keep_what_minimax_keeps(
+    players: int, seed: int, variant: str | None
+) -> None:
+    """`Search.choices` checks the Bottle Imp's classes of cards in `checked`'s order: `groups`, lowest first (the
+    order in which its escape search tries the cards of the side it asks about). Every class is checked once, and
+    the cards it names as keeping the value are those after which plain minimax gives the position's value."""
+    pos = endgame(players, seed, 2, variant)
+    several = 0
+    while not pos.done():
+        if pos.forced() is None:
+            player = pos.to_move()
+            groups, checked = pos.groups(), pos.checked()  # type: ignore[attr-defined]
+            assert sorted(checked) == sorted(groups)
+            several += len(groups) > 1
+            assert [g[0] for g in checked] == sorted(g[0] for g in groups)
+            assert all(list(g) == sorted(g) for g in checked)
+            value, keep = Search(pos).choices(player)
+            assert value == minimax(pos, player)
+            kept = []
+            for card in pos.legal():
+                pos.play(card)
+                if minimax(pos, player) == value:
+                    kept.append(card)
+                pos.undo()
+            assert keep == sorted(kept), (players, seed, variant, player)
+        pos.play(pos.legal()[0])
+    assert several  # some position had classes to put in order
+
+
 def test_rulebook_example() -> None:
     with open(EXAMPLE, encoding="utf-8") as f:
         (game,) = read_games(f.read())

@@ -161,7 +161,11 @@ class SearchPosition(Position, Protocol):
     None`: a window the position answers itself (a bound on the side it fails, as
     the search would give), None where it does not. And `opposed() -> list`: `groups()`
     in the order the players against `player` try them (the search otherwise orders
-    every player's groups by a history count). And `release()`: drop the tables the
+    every player's groups by a history count). And `checked() -> list`: `groups()` in
+    the order `Search.choices` checks whether each keeps the value (the order the
+    position's own search, `answer`, tries the player's cards: the value's proof
+    then already holds the first check, and each check starts from the tables the
+    one before filled). And `release()`: drop the tables the
     position's own solvers keep (`Search.close`: the search is done with it). And
     `share(store)`: keep those tables in `store`, a dict that the searches of a
     decision's options share where they share their own (`Decision.shared`).
