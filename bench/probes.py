@@ -118,7 +118,7 @@ def plays(table: str, hand: int, seed: int, least: int) -> None:
             value = s.value(player)
             spent[0] = s.positions() - before
             kept = False
-            for group in pos.groups():
+            for group in getattr(pos, "checked", pos.groups)():  # in `Search.choices`' order
                 before = s.positions()
                 pos.play(group[0])
                 holds = s.value(player, value - 1, value) >= value
