@@ -118,12 +118,10 @@ def plays(table: str, hand: int, seed: int, least: int) -> None:
             value = s.value(player)
             spent[0] = s.positions() - before
             kept = False
-            for group in getattr(pos, "checked", pos.groups)():  # in `Search.choices`' order
-                before = s.positions()
-                pos.play(group[0])
-                holds = s.value(player, value - 1, value) >= value
-                pos.undo()
+            before = s.positions()
+            for group, holds in s.checks(player, value):  # as `Search.choices` checks them
                 spent[1 if card in group else 2] += s.positions() - before
+                before = s.positions()
                 kept = kept or (holds and card in group)
             if not kept:  # the card cost something: its value after it (`Search.after`)
                 before = s.positions()

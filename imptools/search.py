@@ -21,7 +21,7 @@ plays with this search.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from imptools.rules.base import SearchPosition
 
@@ -295,18 +295,21 @@ class Search:
         return search
 
     def choices(self, player: str) -> tuple[int, list[int]]:
-        """The value for `player`, who is to move, and the legal cards that keep it: each class of cards checked
-        with a null window, in the order the position gives (`checked`, where it has one)."""
-        pos = self.position
+        """The value for `player`, who is to move, and the legal cards that keep it (`checks`)."""
         value = self.value(player)
-        keep: list[int] = []
+        return value, sorted(c for g, kept in self.checks(player, value) if kept for c in g)
+
+    def checks(self, player: str, value: int) -> Iterator[tuple[tuple[int, ...], bool]]:
+        """Each class of the legal cards of `player`, who is to move, and whether it keeps his value `value`: one
+        null window each, in the order the position gives (`checked`, where it has one), each searched as it is
+        asked for."""
+        pos = self.position
         checked: Callable[[], list[tuple[int, ...]]] | None = getattr(pos, "checked", None)
         for g in checked() if checked is not None else pos.groups():
             pos.play(g[0])
-            if self.value(player, value - 1, value) >= value:
-                keep.extend(g)
+            kept = self.value(player, value - 1, value) >= value
             pos.undo()
-        return value, sorted(keep)
+            yield g, kept
 
     def after(self, player: str, card: int) -> int:
         """The value for `player` once `card` is played."""
