@@ -76,7 +76,7 @@ def main() -> None:
         if alpha > -INF or beta < INF:
             return value(self, player, alpha, beta, **kw)
         number = len(values)
-        last = self.last.get(player)
+        last = self.last.get(self.voice(player))  # a side's last value
         guess = guesses.get(number)
         if guess is None and args.top and last is None:
             guess = self.position.bounds(player)[1]  # type: ignore[attr-defined]

@@ -7,7 +7,8 @@ possible, all cards visible, every card among the legal ones (the "paranoid"
 value). docs/ANALYSIS.md says it in full.
 
 The search is alpha-beta (max for P's side, min for the others) over null
-windows (MTD(f), from P's last value), with a transposition table per player P
+windows (MTD(f), from P's last value), with a transposition table per side (P
+and his partner share one, `Search.voice`: a side's players share one result)
 keyed on `SearchPosition.key` (values relative to what is banked), the table's
 best card tried first, then a history count per player (or, for the players
 against P, the position's own order, `opposed`, where it has one), and equivalent
@@ -62,6 +63,7 @@ class Search:
         self.history: dict[str, dict[int, int]] = {}
         self.last: dict[str, int] = {}
         self._searchers: dict[str, Callable[[int, int], int]] = {}
+        self._voices: dict[str, str] = {}
 
     def positions(self) -> int:
         """The positions visited: by this search, and by the position's own `answer` where it has one."""
@@ -81,6 +83,14 @@ class Search:
         if release is not None:
             release()
 
+    def voice(self, player: str) -> str:
+        """The player whose table, history and last value serve `player`: the first of his side by name. A side's
+        players share one result, so one value, and a proof made for one serves his partner's values too."""
+        found = self._voices.get(player)
+        if found is None:
+            found = self._voices[player] = min(self.position.side(player))
+        return found
+
     def value(self, player: str, alpha: int = -INF, beta: int = INF, guess: int | None = None) -> int:
         """The value of the position for `player`: exact when it lies strictly inside (alpha, beta); otherwise a
         bound on the side it fails (at most alpha when it fails low, at least beta when it fails high).
@@ -90,6 +100,7 @@ class Search:
         can be far from his last one); once it lies between two bounds, each starts from the bound the last
         returned, as MTD(f) does.
         """
+        player = self.voice(player)
         search = self._searchers.get(player)
         if search is None:
             search = self._searchers[player] = self._searcher(player)

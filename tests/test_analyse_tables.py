@@ -144,3 +144,35 @@ def test_bright_house_from_the_plays_alone() -> None:
     (game,) = read_games(kept)
     skipped = analyse_hand(game, 1, 7).skipped
     assert skipped is not None and "pack" in skipped
+
+
+@pytest.mark.parametrize(("players", "variant", "seed"), [(5, "teams", s) for s in range(4)] + [(6, "teams", 0)])
+def test_partners_are_valued_as_one_side(players: int, variant: str, seed: int) -> None:
+    """A side's players share one result, so the search values them as one (`Search.voice`): partners share a
+    voice and opponents do not. A partner's value, asked a few cards after his partner's, reads what
+    that proof found: it is the value a search of its own finds (whose values the tests above hold to plain
+    minimax), found in fewer positions."""
+    pos, alone = endgame(players, seed, 6, variant), endgame(players, seed, 6, variant)
+    search = Search(pos)
+    for p in pos.order:  # type: ignore[attr-defined]
+        side = pos.side(p)
+        assert search.voice(p) == min(side)
+        assert all(search.voice(q) != search.voice(p) for q in pos.order if q not in side)  # type: ignore[attr-defined]
+
+    def play_both() -> None:
+        card = pos.legal()[0]
+        pos.play(card)
+        alone.play(card)
+
+    while len(pos.side(pos.to_move())) < 2:
+        play_both()
+    first = pos.to_move()
+    (mate,) = pos.side(first) - {first}
+    search.value(first)
+    while pos.to_move() != mate:
+        play_both()
+    before = search.positions()
+    shared = search.value(mate)
+    by_itself = Search(alone)
+    assert shared == by_itself.value(mate)
+    assert search.positions() - before < by_itself.positions()

@@ -172,7 +172,10 @@ class SearchPosition(Position, Protocol):
     """
 
     def side(self, player: str) -> frozenset[str]:
-        """The players who choose cards to make `player`'s result high (him, and a partner where the game has one)."""
+        """The players who choose cards to make `player`'s result high (him, and a partner where the game has one).
+
+        The players of a side share one result: `result`, `key`, `bounds` and `answer` say the same for each of them,
+        so their values are the same and the search keeps one table for the side (`Search.voice`)."""
         ...
 
     def result(self, player: str) -> int:
