@@ -10,7 +10,7 @@ The search is alpha-beta (max for P's side, min for the others) over null
 windows (MTD(f), from P's last value), with a transposition table per side (P
 and his partner share one, `Search.voice`: a side's players share one result)
 keyed on `SearchPosition.key` (values relative to what is banked), the table's
-best card tried first, then a history count per player (or, for the players
+best card tried first, then a history count per side (or, for the players
 against P, the position's own order, `opposed`, where it has one), and equivalent
 cards searched once (`SearchPosition.groups`). Where a position offers them, it cuts on
 `bounds`, searches the last four cards (`cards_left`) without the table, reads
