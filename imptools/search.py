@@ -7,7 +7,7 @@ possible, all cards visible, every card among the legal ones (the "paranoid"
 value). docs/ANALYSIS.md says it in full.
 
 The search is alpha-beta (max for P's side, min for the others) over null
-windows (MTD(f), from P's last value), with a transposition table per side (P
+windows (MTD(f), from his side's last value), with a transposition table per side (P
 and his partner share one, `Search.voice`: a side's players share one result)
 keyed on `SearchPosition.key` (values relative to what is banked), the table's
 best card tried first, then a history count per side (or, for the players
@@ -49,8 +49,8 @@ Imp)."""
 class Search:
     """Values of positions reached from one `SearchPosition`, which it plays and undoes in place.
 
-    One table per player P serves every search for P's values, so the values
-    of a whole hand's plays share their work; past `table_cap` entries it becomes
+    One table per side (`voice`) serves every search for its players' values, so
+    the values of a whole hand's plays share their work; past `table_cap` entries it becomes
     the older generation of two (`TABLE_CAP`). `nodes` counts the positions visited.
     """
 
