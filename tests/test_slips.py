@@ -547,6 +547,37 @@ def test_an_unknown_card_costs_its_hand_and_not_every_later_total(table: int, se
     assert scores(result)[0] == kept[0] and scores(result)[2] == kept[2] and scores(result)[1] is None
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    table=st.integers(0, len(TABLES) - 1),
+    seed=st.integers(1, 3),
+    pick=st.integers(0, 10_000),
+    stray=st.sampled_from(["Zz", "0", "xx"]),
+)
+def test_a_stray_token_after_a_whole_trick_is_its_unknown_card_and_no_miscount(
+    table: int, seed: int, pick: int, stray: str
+) -> None:
+    """A token that is no card, written after a trick's last card, is one slip: its `unknown-card` (and the hand's
+    `not-scored`), not a trick of too many plays as well (docs/decisions.md); a card of the deck there is still
+    one play too many."""
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    trick_lines = [i for i in range(start, end) if re.match(r"\d+\. ", lines[i])]
+    i = trick_lines[pick % len(trick_lines)]
+    written = lines[i]
+    lines[i] = f"{written} {stray}"
+    result = judged("\n".join(lines))
+    assert sorted(codes(result)) == ["not-scored", "unknown-card"], [(f.code, f.message) for f in result.all_findings()]
+    (unknown,) = [f for f in result.all_findings() if f.code == "unknown-card"]
+    assert (unknown.line, unknown.column) == (i + 1, len(written) + 2)
+    kept = scores(clean)
+    assert scores(result)[0] == kept[0] and scores(result)[2] == kept[2] and scores(result)[1] is None
+    played = re.findall(r"\S+", written.split(" ", 1)[1])[-1].rpartition(":")[2]
+    lines[i] = f"{written} {played}"
+    miscounted = judged("\n".join(lines))
+    assert "wrong-count" in codes(miscounted) and miscounted.hands[1].scores is None
+
+
 # --------------------------------------------------------------------------- the hand line
 
 

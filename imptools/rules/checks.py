@@ -11,8 +11,12 @@ from imptools.rules.tricks import Walk
 from imptools.suggest import did_you_mean
 
 
-def trick_count_findings(hand: Hand, per_trick: int, report: Reporter) -> None:
-    """`wrong-count`: trick numbers out of order, and tricks with too many plays or short before the last."""
+def trick_count_findings(hand: Hand, per_trick: int, report: Reporter, resolve: Resolve) -> None:
+    """`wrong-count`: trick numbers out of order, and tricks with too many plays or short before the last.
+
+    A trick whose plays are too many only by tokens that are no card of the deck (`resolve` gives None; each has
+    its `unknown-card`) is not miscounted as well: one stray token is one slip, and its finding is the one it gets.
+    """
     tricks = hand.tricks
     for k, trick in enumerate(tricks):
         if trick.number != k + 1:
@@ -24,7 +28,8 @@ def trick_count_findings(hand: Hand, per_trick: int, report: Reporter) -> None:
                 trick.number,
                 None,
             )
-        if len(trick.plays) > per_trick or (len(trick.plays) < per_trick and k < len(tricks) - 1):
+        strays = sum(1 for p in trick.plays if not p.card.unknown and resolve(p.card.text) is None)
+        if len(trick.plays) - strays > per_trick or (len(trick.plays) < per_trick and k < len(tricks) - 1):
             report.add(
                 "wrong-count",
                 f"trick {trick.number} has {len(trick.plays)} plays; every trick has {per_trick}",

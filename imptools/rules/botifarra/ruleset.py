@@ -220,7 +220,7 @@ class Botifarra(TrickRuleset):
         Returns each player's whole deal, for the players whose every `deal` line is recorded.
         """
         players = setup.players
-        trick_count_findings(hand, len(players), report)
+        trick_count_findings(hand, len(players), report, setup.resolve)
         name_findings(walk, players, report)
         deals = hand.deals
         dealt, twice = dealt_cards(deals, setup.resolve)

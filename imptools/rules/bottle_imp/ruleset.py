@@ -199,7 +199,7 @@ class BottleImp(TrickRuleset):
         """
         players = setup.players
         n = len(players)
-        trick_count_findings(hand, setup.per_trick, report)
+        trick_count_findings(hand, setup.per_trick, report, setup.resolve)
         name_findings(walk, players, report)
         duplicate_findings(hand, walk, setup.resolve, spell, report)
         deal_size_findings(hand, players, lambda who: setup.dealt(who, dealer), "the deal gives", report)

@@ -299,7 +299,7 @@ class NinetyNine(TrickRuleset):
     def _record_checks(self, players: tuple[str, ...], hand: Hand, walk: Walk, deck: Deck, report: Reporter) -> None:
         """Turn order and names, trick counts, repeated cards, the turn-up found elsewhere, deal sizes, cards not held,
         and lines that have no place in this game."""
-        trick_count_findings(hand, PLAYERS, report)
+        trick_count_findings(hand, PLAYERS, report, parse)
         name_findings(walk, players, report)
         if deck.twice or not plays_distinct(walk):  # else no card is dealt or played twice
             duplicate_findings(hand, walk, parse, spell, report)
