@@ -578,6 +578,48 @@ def test_a_stray_token_after_a_whole_trick_is_its_unknown_card_and_no_miscount(
     assert "wrong-count" in codes(miscounted) and miscounted.hands[1].scores is None
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_a_trick_line_left_out_is_one_finding_not_a_seating_shifted_by_one(table: int, seed: int, pick: int) -> None:
+    """A trick line left out of the middle of a hand is one `wrong-count` that says so, and the hand's `not-scored`;
+    the tricks after it are not judged on a seating one trick behind (docs/decisions.md)."""
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    tricks = [i for i in range(start, end) if re.match(r"\d+\. ", lines[i])]
+    k = pick % (len(tricks) - 1)  # any trick but the last: a record stopped early is `incomplete`
+    number = k + 1
+    del lines[tricks[k]]
+    result = judged("\n".join(lines))
+    assert sorted(codes(result)) == ["not-scored", "wrong-count"], [(f.code, f.message) for f in result.all_findings()]
+    (gap,) = [f for f in result.all_findings() if f.code == "wrong-count"]
+    assert f"trick {number} is missing" in gap.message and gap.line == tricks[k] + 1 and gap.trick == number
+    (unscored,) = [f for f in result.all_findings() if f.code == "not-scored"]
+    assert f"trick {number} is missing" in unscored.message
+    kept = scores(clean)
+    assert scores(result)[0] == kept[0] and scores(result)[2] == kept[2] and scores(result)[1] is None
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_tricks_numbered_on_from_a_wrong_number_are_one_finding_and_keep_the_score(
+    table: int, seed: int, pick: int
+) -> None:
+    """Every trick from one on numbered one too high (so that the last is past the hand's tricks: no line is
+    missing) is one `wrong-count`, where the numbers break, and the hand is judged as played."""
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    tricks = [i for i in range(start, end) if re.match(r"\d+\. ", lines[i])]
+    k = pick % len(tricks)
+    for i in tricks[k:]:
+        m = re.match(r"(\d+)\.", lines[i])
+        assert m is not None
+        lines[i] = f"{int(m.group(1)) + 1}{lines[i][m.end(1) :]}"
+    result = judged("\n".join(lines))
+    assert codes(result) == ["wrong-count"], [(f.code, f.message) for f in result.all_findings()]
+    assert result.all_findings()[0].line == tricks[k] + 1
+    assert scores(result) == scores(clean)
+
+
 # --------------------------------------------------------------------------- the hand line
 
 

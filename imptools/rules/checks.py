@@ -14,12 +14,15 @@ from imptools.suggest import did_you_mean
 def trick_count_findings(hand: Hand, per_trick: int, report: Reporter, resolve: Resolve) -> None:
     """`wrong-count`: trick numbers out of order, and tricks with too many plays or short before the last.
 
+    A number out of order is found once, where it breaks from the trick before: tricks numbered on from a wrong
+    number (`4.`, `6.`, `7.`, `8.`) are one slip, not one finding a trick.
+
     A trick whose plays are too many only by tokens that are no card of the deck (`resolve` gives None; each has
     its `unknown-card`) is not miscounted as well: one stray token is one slip, and its finding is the one it gets.
     """
     tricks = hand.tricks
     for k, trick in enumerate(tricks):
-        if trick.number != k + 1:
+        if trick.number != k + 1 and (k == 0 or trick.number != tricks[k - 1].number + 1):
             report.add(
                 "wrong-count",
                 f"trick {trick.number} where trick {k + 1} was expected",

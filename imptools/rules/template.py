@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
+from itertools import pairwise
 from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -323,12 +324,20 @@ class TrickRuleset(TokenRuleset):
                 continue
             assert dealer is not None
             hand, unread = _unread_tricks(hand)
-            outcome = self.play_hand(table, game, hand, dealer, steps=False)
-            if unread:  # a trick line that could not be read is its one `syntax` finding, not a miscount
-                outcome.findings = [f for f in outcome.findings if not _at(f, unread) or f.code != "wrong-count"]
+            gaps: dict[tuple[int, int], str] = {}
+            outcome = self._play_judged(table, game, hand, dealer, unread, gaps)
+            missing = _missing_tricks(hand, outcome.tricks)
+            if missing is not None:  # tricks whose lines were left out: one finding, not a seating shifted by one
+                # the reading with fewer errors stands; of two that tie, the gap where the last trick is the hand's last
+                gap_hand, gap_places = missing
+                gap_outcome = self._play_judged(table, game, gap_hand, dealer, unread, gap_places)
+                gap_errors, errors = _errors(gap_outcome.findings), _errors(outcome.findings)
+                if gap_errors < errors or (gap_errors == errors and hand.tricks[-1].number == outcome.tricks):
+                    hand, outcome, gaps = gap_hand, gap_outcome, gap_places
+            unknown = {**unread, **gaps}
             blocking = _blocking(token, hand)
             if not blocking:
-                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome)
+                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome, (unread, gaps))
             scores = None if blocking else outcome.scores
             if outcome.walk is not None:
                 token = _seat_token_findings(token, outcome.walk)
@@ -340,12 +349,12 @@ class TrickRuleset(TokenRuleset):
             elif not outcome.complete or (
                 outcome.walk is not None
                 and outcome.walk.unfinished is not None
-                and (outcome.walk.unfinished.trick.line, outcome.walk.unfinished.trick.column) not in unread
+                and (outcome.walk.unfinished.trick.line, outcome.walk.unfinished.trick.column) not in unknown
             ):
                 outcome.complete = False  # the record stops before its last trick, or inside it
                 incomplete_finding(hand, outcome.tricks, report)
             else:
-                not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk, unread), report)
+                not_scored_finding(hand, _unscored_reason(blocking, report.findings, outcome.walk, unknown), report)
             if scores is None:
                 written.unscored(hand)
             hands.append(
@@ -373,8 +382,26 @@ class TrickRuleset(TokenRuleset):
             notes=self.game_notes(game, table, totals, over),
         )
 
+    def _play_judged(
+        self,
+        table: object,
+        game: Game,
+        hand: Hand,
+        dealer: str,
+        unread: dict[tuple[int, int], str],
+        gaps: dict[tuple[int, int], str],
+    ) -> HandOutcome:
+        """`play_hand`, where each trick put in at a place of `unread` (a line that could not be read: its `syntax`
+        is its finding) or of `gaps` (tricks left out: one `wrong-count` for each run) is not a miscount too."""
+        outcome = self.play_hand(table, game, hand, dealer, steps=False)
+        unknown = {**unread, **gaps}
+        if unknown:
+            kept = [f for f in outcome.findings if not _at(f, unknown) or f.code != "wrong-count"]
+            outcome.findings = [*_gap_findings(game, hand, gaps), *kept]
+        return outcome
+
     def _card_slips_as_meant(
-        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
     ) -> HandOutcome:
         """The hand read as the players meant it where a played card is a slip of the pen.
 
@@ -388,14 +415,14 @@ class TrickRuleset(TokenRuleset):
         its own findings, and nothing it would falsely prove is reported.
         """
         for _ in range(_MAX_CARD_SLIPS):
-            better = self._one_card_slip(table, game, hand, dealer, outcome)
+            better = self._one_card_slip(table, game, hand, dealer, outcome, unknown)
             if better is None:
                 return outcome
             hand, outcome = better
         return outcome
 
     def _one_card_slip(
-        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
     ) -> tuple[Hand, HandOutcome] | None:
         slips = [f for f in outcome.findings if f.code in _CARD_SLIPS and f.trick is not None]
         if not slips:
@@ -413,23 +440,19 @@ class TrickRuleset(TokenRuleset):
         if not candidates or len(candidates) * len(places) > _MAX_READINGS:
             return None
         kept = [f for f in slips if f.line is not None and (f.line, f.column) in places]
-
-        def errors(findings: list[Finding]) -> int:
-            return sum(f.severity is Severity.ERROR for f in findings)
-
         best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
         for at in places:
             for card in candidates:
                 reading = _with_card(hand, at, card)
-                tried = self.play_hand(table, game, reading, dealer, steps=False)
-                count = errors(tried.findings) + len(kept)
+                tried = self._play_judged(table, game, reading, dealer, *unknown)
+                count = _errors(tried.findings) + len(kept)
                 if not best or count < best[0][0]:
                     best = [(count, reading, tried, at)]
                 elif count == best[0][0]:
                     best.append((count, reading, tried, at))
         if len(best) > 1:  # a tie: the place the finding names (a card's second place) is the slip
             best = [b for b in best if b[3] == (first.line, first.column)]
-        if len(best) != 1 or best[0][0] > errors(outcome.findings):
+        if len(best) != 1 or best[0][0] > _errors(outcome.findings):
             return None
         _, reading, tried, _ = best[0]
         seen = {(f.code, f.line, f.column) for f in tried.findings}
@@ -459,6 +482,9 @@ class TrickRuleset(TokenRuleset):
         return iter(())
 
 
+_Unknown = tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]
+"""The tricks put in for lines that could not be read and for lines left out (`_play_judged`), each by its place."""
+
 _CARD_SLIPS = ("duplicate-card", "not-held")
 """The findings that prove a played card is a slip of the pen (nobody plays a card twice, or one he does not hold)."""
 _MAX_CARD_SLIPS = 3
@@ -472,30 +498,75 @@ _UNREAD_TRICK = re.compile(r"\s*([0-9]{1,9})(?![0-9])")
 is there, its plays could not be read."""
 
 
-def _unread_tricks(hand: Hand) -> tuple[Hand, set[tuple[int, int]]]:
+def _unread_tricks(hand: Hand) -> tuple[Hand, dict[tuple[int, int], str]]:
     """`hand` with each unread line that stands where trick N is due, and starts with N, made an empty trick N.
 
     So that one trick line the reader could not read is judged as that trick, unknown (the walk stops there and
     the hand says why it is not scored), not as a hand one trick short with every later trick out of order.
-    Returns the hand and the (line, column) of each such trick.
+    Returns the hand and, by the (line, column) of each such trick, why it is unknown.
     """
     if not any(isinstance(x, UnreadLine) for x in hand.lines):
-        return hand, set()
+        return hand, {}
     lines: list[HandLine] = []
-    unread: set[tuple[int, int]] = set()
+    unread: dict[tuple[int, int], str] = {}
     due = 1
     for line in hand.lines:
         if isinstance(line, Trick):
             due = line.number + 1
         elif isinstance(line, UnreadLine) and (m := _UNREAD_TRICK.match(line.text)) and int(m.group(1)) == due:
             line = Trick(due, (), line.line, line.column)
-            unread.add((line.line, line.column))
+            unread[(line.line, line.column)] = f"trick {due} could not be read (line {line.line})"
             due += 1
         lines.append(line)
     return (replace(hand, lines=tuple(lines)), unread) if unread else (hand, unread)
 
 
-def _at(f: Finding, places: set[tuple[int, int]]) -> bool:
+def _missing_tricks(hand: Hand, tricks: int) -> tuple[Hand, dict[tuple[int, int], str]] | None:
+    """`hand` with the tricks its numbers skip put in as unknown tricks, where the numbers rise from 1 with gaps
+    and stay within the hand's `tricks`: a trick line left out, not the rest misnumbered (`4.`, `6.`, `7.`, `8.` of
+    eight tricks). None where the numbers do not read so. Each trick put in stands at the line of the trick written
+    after it, column 0 (no column of the record); returned by that place, with why it is unknown."""
+    numbers = [t.number for t in hand.tricks]
+    if not numbers or numbers == list(range(1, len(numbers) + 1)) or numbers[-1] > tricks:
+        return None
+    if numbers[0] < 1 or any(b <= a for a, b in pairwise(numbers)):
+        return None
+    lines: list[HandLine] = []
+    gaps: dict[tuple[int, int], str] = {}
+    due = 1
+    for line in hand.lines:
+        if isinstance(line, Trick):
+            if line.number > due:
+                gaps[(line.line, 0)] = f"trick {due} is missing (line {line.line})"
+                lines.extend(Trick(n, (), line.line, 0) for n in range(due, line.number))
+            due = line.number + 1
+        lines.append(line)
+    return replace(hand, lines=tuple(lines)), gaps
+
+
+def _gap_findings(game: Game, hand: Hand, gaps: dict[tuple[int, int], str]) -> list[Finding]:
+    """One `wrong-count` for each run of tricks left out, on the line of the trick written after it."""
+    report = Reporter(game, hand, [])
+    tricks = hand.tricks
+    for k, trick in enumerate(tricks):
+        if (trick.line, trick.column) in gaps and (k == 0 or (tricks[k - 1].line, tricks[k - 1].column) not in gaps):
+            last = k
+            while (tricks[last].line, tricks[last].column) in gaps:
+                last += 1
+            after = tricks[last]
+            first, final = trick.number, after.number - 1
+            what = f"trick {first} is" if first == final else f"tricks {first}-{final} are"
+            before = f"follows trick {first - 1}" if first > 1 else "is the hand's first"
+            msg = f"{what} missing: trick {after.number} {before}"
+            report.add("wrong-count", msg, after.line, after.column, first, None)
+    return report.findings
+
+
+def _errors(findings: list[Finding]) -> int:
+    return sum(1 for f in findings if f.severity is Severity.ERROR)
+
+
+def _at(f: Finding, places: dict[tuple[int, int], str]) -> bool:
     return f.line is not None and f.column is not None and (f.line, f.column) in places
 
 
@@ -559,14 +630,15 @@ _REASONS = ("unknown-card", "colour-mismatch", "unknown-player", "wrong-count", 
 
 
 def _unscored_reason(
-    blocking: list[Finding], findings: list[Finding], walk: Walk | None, unread: set[tuple[int, int]]
+    blocking: list[Finding], findings: list[Finding], walk: Walk | None, unknown: dict[tuple[int, int], str]
 ) -> str:
-    """Why a hand that is not incomplete has no score: the finding that stopped it, or the trick the walk stopped at."""
+    """Why a hand that is not incomplete has no score: the finding that stopped it, or the trick the walk stopped at
+    (`unknown`: why each trick put in for a line unread or left out is unknown)."""
     stopped = walk.stopped[0] if walk is not None and walk.stopped is not None else None
     if stopped is None and walk is not None and walk.unfinished is not None:
         stopped = walk.unfinished.trick
-    if stopped is not None and (stopped.line, stopped.column) in unread:
-        return f"trick {stopped.number} could not be read (line {stopped.line})"
+    if stopped is not None and (stopped.line, stopped.column) in unknown:
+        return unknown[(stopped.line, stopped.column)]
     for code in _REASONS:
         for f in (*blocking, *findings):
             if f.code == code:
