@@ -620,6 +620,53 @@ def test_tricks_numbered_on_from_a_wrong_number_are_one_finding_and_keep_the_sco
     assert scores(result) == scores(clean)
 
 
+def deal_lines(lines: list[str], start: int, end: int) -> list[int]:
+    return [i for i in range(start, end) if lines[i].startswith("deal ")]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_a_card_dropped_from_a_deal_is_its_hand_size_and_the_hand_keeps_its_score(
+    table: int, seed: int, pick: int
+) -> None:
+    """A deal line one card short, the card dealt to nobody then played by that player: one `hand-size`, and the
+    hand judged with the card in his deal (docs/decisions.md, "A slip in a deal"). Not at the two-player tables,
+    whose deal lines are piles in order: where the card lay is not known, and the line is judged as written."""
+    if TABLES[table][1] in ("rector-vicar", "piles-and-hand"):
+        table = 11
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    deals = [i for i in deal_lines(lines, start, end) if len(lines[i].split()) > 3]
+    i = deals[pick % len(deals)]
+    words = lines[i].split(" ")
+    del words[2 + pick % (len(words) - 2)]
+    lines[i] = " ".join(words)
+    result = judged("\n".join(lines))
+    assert codes(result) == ["hand-size"], [(f.code, f.message) for f in result.all_findings()]
+    assert scores(result) == scores(clean)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_a_card_of_a_deal_written_as_another_players_is_one_duplicate_and_keeps_the_score(
+    table: int, seed: int, pick: int
+) -> None:
+    """A card of one deal line written as a card dealt to another player: one `duplicate-card` (at the card's
+    second place, as the notation says), and the hand judged with the card dealt to nobody in its place."""
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    deals = deal_lines(lines, start, end)
+    i, j = deals[pick % len(deals)], deals[(pick // len(deals)) % len(deals)]
+    if i == j:
+        j = deals[(deals.index(i) + 1) % len(deals)]
+    mine, theirs = lines[i].split(" "), lines[j].split(" ")
+    mine[2 + pick % (len(mine) - 2)] = theirs[2 + (pick // 7) % (len(theirs) - 2)]
+    lines[i] = " ".join(mine)
+    result = judged("\n".join(lines))
+    assert codes(result) == ["duplicate-card"], [(f.code, f.message) for f in result.all_findings()]
+    assert scores(result) == scores(clean)
+
+
 # --------------------------------------------------------------------------- the hand line
 
 

@@ -11,7 +11,7 @@ from typing import ClassVar
 from mypy_extensions import mypyc_attr
 
 from imptools.findings import Finding, Severity
-from imptools.record import CardText, Game, Hand, HandLine, Trick, UnreadLine
+from imptools.record import CardText, Deal, Game, Hand, HandLine, Trick, UnreadLine
 from imptools.rules.base import CardCheck, CardFace, FactKind, GameResult, HandResult, HandSimulator, Ruleset
 from imptools.rules.checks import (
     WrittenTotals,
@@ -403,7 +403,8 @@ class TrickRuleset(TokenRuleset):
     def _card_slips_as_meant(
         self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
     ) -> HandOutcome:
-        """The hand read as the players meant it where a played card is a slip of the pen.
+        """The hand read as the players meant it where a played or dealt card is a slip of the pen (for a dealt
+        card, `_one_deal_slip`).
 
         A card played twice, or by a player who provably did not hold it, is a
         slip: nobody can play a card twice or one he does not hold. When one
@@ -415,11 +416,69 @@ class TrickRuleset(TokenRuleset):
         its own findings, and nothing it would falsely prove is reported.
         """
         for _ in range(_MAX_CARD_SLIPS):
-            better = self._one_card_slip(table, game, hand, dealer, outcome, unknown)
+            better = self._one_deal_slip(table, game, hand, dealer, outcome, unknown)
+            if better is None:
+                better = self._one_card_slip(table, game, hand, dealer, outcome, unknown)
             if better is None:
                 return outcome
             hand, outcome = better
         return outcome
+
+    def _one_deal_slip(
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
+    ) -> tuple[Hand, HandOutcome] | None:
+        """The hand read with one slip of a `deal` line put right, where one reading stands out (docs/decisions.md,
+        "A slip in a deal"): a card dealt twice, at one of its places in the deals, made one of the cards dealt to
+        nobody; or a deal short of cards given the cards dealt to nobody that its player plays."""
+        deck = self.deck(game)
+        if not deck or len(set(deck)) != len(deck):
+            return None
+        check = self.check_card
+        deals = hand.deals
+        tokens = {(c.line, c.column): c for d in deals for c in d.cards}
+        dealt = {check(c.text, game).canonical for c in tokens.values()}
+        undealt = [c for c in deck if c not in dealt]
+        if not undealt:
+            return None
+        readings: list[tuple[list[Finding], Hand, tuple[int, int]]] = []
+        twice = [f for f in outcome.findings if f.code == "duplicate-card" and _place(f) in tokens]
+        if twice:
+            spelt = check(tokens[_place(twice[0])].text, game).canonical
+            places = [at for at, c in tokens.items() if check(c.text, game).canonical == spelt]
+            kept = [f for f in twice if _place(f) in places]
+            if len(places) * len(undealt) <= _MAX_READINGS:
+                readings = [(kept, _with_card(hand, at, card), at) for at in places for card in undealt]
+        for short in (f for f in outcome.findings if f.code == "hand-size" and not twice):
+            lines = [d for d in deals if (d.line, d.column) == _place(short)]
+            if len(lines) != 1:
+                continue
+            who = lines[0].player.name
+            not_held = {_place(f) for f in outcome.findings if f.code == "not-held" and f.player == who}
+            placed = [*_placed_cards(hand), *(x.card for x in hand.passes)]
+            held = [
+                c.text for c in placed if (c.line, c.column) in not_held and check(c.text, game).canonical in undealt
+            ]
+            if held:
+                readings.append(([short], _with_dealt(hand, lines[0], list(dict.fromkeys(held))), _place(short)))
+                break
+        if not readings:
+            return None
+        best: list[tuple[int, Hand, HandOutcome, list[Finding], tuple[int, int]]] = []
+        for kept, reading, at in readings:
+            tried = self._play_judged(table, game, reading, dealer, *unknown)
+            count = _errors(tried.findings) + len(kept)
+            if not best or count < best[0][0]:
+                best = [(count, reading, tried, kept, at)]
+            elif count == best[0][0]:
+                best.append((count, reading, tried, kept, at))
+        if len(best) > 1 and twice:  # a tie: the place the finding names (a card's second place) is the slip
+            best = [b for b in best if b[4] == _place(twice[0])]
+        if len(best) != 1 or best[0][0] > _errors(outcome.findings):
+            return None
+        _, reading, tried, kept, _ = best[0]
+        seen = {(f.code, f.line, f.column) for f in tried.findings}
+        tried.findings = [*(f for f in kept if (f.code, f.line, f.column) not in seen), *tried.findings]
+        return reading, tried
 
     def _one_card_slip(
         self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
@@ -562,6 +621,11 @@ def _gap_findings(game: Game, hand: Hand, gaps: dict[tuple[int, int], str]) -> l
     return report.findings
 
 
+def _place(f: Finding) -> tuple[int, int]:
+    """Where a finding stands, (line, column), (0, 0) where it says neither."""
+    return (f.line or 0, f.column or 0)
+
+
 def _errors(findings: list[Finding]) -> int:
     return sum(1 for f in findings if f.severity is Severity.ERROR)
 
@@ -586,7 +650,7 @@ def _placed_cards(hand: Hand) -> list[CardText]:
 
 
 def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
-    """`hand` with the play whose card token stands at `at` (line, column) made `card`."""
+    """`hand` with the play or dealt card whose token stands at `at` (line, column) made `card`."""
     lines: list[HandLine] = []
     for line in hand.lines:
         if isinstance(line, Trick) and any((p.card.line, p.card.column) == at for p in line.plays):
@@ -595,7 +659,18 @@ def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
                 for p in line.plays
             )
             line = replace(line, plays=plays)
+        elif isinstance(line, Deal) and any((c.line, c.column) == at for c in line.cards):
+            line = replace(
+                line, cards=tuple(replace(c, text=card) if (c.line, c.column) == at else c for c in line.cards)
+            )
         lines.append(line)
+    return replace(hand, lines=tuple(lines))
+
+
+def _with_dealt(hand: Hand, deal: Deal, cards: list[str]) -> Hand:
+    """`hand` with `cards` added to the `deal` line (at column 0 of its line: no place of the record)."""
+    added = tuple(CardText(c, deal.line, 0) for c in cards)
+    lines = [replace(x, cards=(*x.cards, *added)) if x is deal else x for x in hand.lines]
     return replace(hand, lines=tuple(lines))
 
 
