@@ -667,6 +667,22 @@ def test_a_card_of_a_deal_written_as_another_players_is_one_duplicate_and_keeps_
     assert scores(result) == scores(clean)
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_a_turned_up_card_written_as_a_dealt_one_is_one_duplicate_and_keeps_the_trump(seed: int, pick: int) -> None:
+    """Ninety-nine's turned-up card written as a card of a deal (which names another trump): one `duplicate-card`,
+    and the hand judged with the card dealt to nobody turned up, not on the wrong trump with a finding a trick."""
+    table = next(i for i, t in enumerate(TABLES) if t[0] == "ninety-nine")
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    dealt = [w for i in deal_lines(lines, start, end) for w in lines[i].split(" ")[2:]]
+    (i,) = [i for i in range(start, end) if lines[i].startswith("turnup ")]
+    lines[i] = f"turnup {dealt[pick % len(dealt)]}"
+    result = judged("\n".join(lines))
+    assert codes(result) == ["duplicate-card"], [(f.code, f.message) for f in result.all_findings()]
+    assert scores(result) == scores(clean)
+
+
 # --------------------------------------------------------------------------- the hand line
 
 

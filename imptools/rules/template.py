@@ -11,7 +11,7 @@ from typing import ClassVar
 from mypy_extensions import mypyc_attr
 
 from imptools.findings import Finding, Severity
-from imptools.record import CardText, Deal, Game, Hand, HandLine, Trick, UnreadLine
+from imptools.record import CardText, Deal, Game, Hand, HandLine, Trick, TurnUp, UnreadLine
 from imptools.rules.base import CardCheck, CardFace, FactKind, GameResult, HandResult, HandSimulator, Ruleset
 from imptools.rules.checks import (
     WrittenTotals,
@@ -427,15 +427,17 @@ class TrickRuleset(TokenRuleset):
     def _one_deal_slip(
         self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
     ) -> tuple[Hand, HandOutcome] | None:
-        """The hand read with one slip of a `deal` line put right, where one reading stands out (docs/decisions.md,
-        "A slip in a deal"): a card dealt twice, at one of its places in the deals, made one of the cards dealt to
-        nobody; or a deal short of cards given the cards dealt to nobody that its player plays."""
+        """The hand read with one slip of a `deal` or `turnup` line put right, where one reading stands out
+        (docs/decisions.md, "A slip in a deal"): a card dealt twice (or dealt and turned up), at one of its places
+        there, made one of the cards dealt to nobody; or a deal short of cards given the cards dealt to nobody that
+        its player plays."""
         deck = self.deck(game)
         if not deck or len(set(deck)) != len(deck):
             return None
         check = self.check_card
         deals = hand.deals
         tokens = {(c.line, c.column): c for d in deals for c in d.cards}
+        tokens.update(((t.card.line, t.card.column), t.card) for t in hand.turnups)
         dealt = {check(c.text, game).canonical for c in tokens.values()}
         undealt = [c for c in deck if c not in dealt]
         if not undealt:
@@ -636,7 +638,7 @@ def _at(f: Finding, places: dict[tuple[int, int], str]) -> bool:
 
 def _placed_cards(hand: Hand) -> list[CardText]:
     """Every card token the hand's tricks, discards, imp's trick, bids and turn-up place (not the deals)."""
-    from imptools.record import Bid, Discard, ImpTrick, TurnUp
+    from imptools.record import Bid, Discard, ImpTrick
 
     out: list[CardText] = []
     for line in hand.lines:
@@ -659,6 +661,8 @@ def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
                 for p in line.plays
             )
             line = replace(line, plays=plays)
+        elif isinstance(line, TurnUp) and (line.card.line, line.card.column) == at:
+            line = replace(line, card=replace(line.card, text=card))
         elif isinstance(line, Deal) and any((c.line, c.column) == at for c in line.cards):
             line = replace(
                 line, cards=tuple(replace(c, text=card) if (c.line, c.column) == at else c for c in line.cards)
