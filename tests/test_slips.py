@@ -683,6 +683,62 @@ def test_a_turned_up_card_written_as_a_dealt_one_is_one_duplicate_and_keeps_the_
     assert scores(result) == scores(clean)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_a_card_written_for_a_later_ones_play_accuses_only_its_player_and_keeps_the_score(
+    table: int, seed: int, pick: int
+) -> None:
+    """A card of a later trick written into an earlier one (the slip at the card's first place): one `not-held` for
+    the player who wrote it, not a `duplicate-card` and a `not-held` for the later, innocent play too. Where the
+    player holds both cards and either reading gives the score written, the record cannot say which of his two plays
+    is the slip: its one finding then stands at the card's second place, as the notation places `duplicate-card`."""
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    tricks = [i for i in range(start, end) if re.match(r"[0-9]+\. ", lines[i])]
+    k = pick % (len(tricks) - 1)
+    later = [w.split(":")[-1] for i in tricks[k + 1 :] for w in lines[i].split(" ")[1:]]
+    words = lines[tricks[k]].split(" ")
+    j = 1 + pick % (len(words) - 1)
+    who, _, _ = words[j].rpartition(":")
+    card = later[pick % len(later)]
+    (second,) = [i + 1 for i in tricks[k + 1 :] if card in [w.split(":")[-1] for w in lines[i].split(" ")[1:]]]
+    words[j] = f"{who}:{card}" if who else card
+    lines[tricks[k]] = " ".join(words)
+    result = judged("\n".join(lines))
+    found = result.all_findings()
+    assert {f.code for f in found} <= {"duplicate-card", "not-held"} and found, [(f.code, f.message) for f in found]
+    assert len({f.player for f in found}) == 1 and {f.line for f in found} in ({tricks[k] + 1}, {second})
+    assert scores(result) == scores(clean)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, 9), seed=st.integers(1, 3), pick=st.integers(0, 10_000))
+def test_a_card_passed_or_discarded_written_as_another_players_is_one_not_held(
+    table: int, seed: int, pick: int
+) -> None:
+    """A card of a `pass` or `discard` line written as one dealt to another player: one `not-held`, and the hand
+    judged with the card the player put away (his own, which he then does not play), its score kept."""
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    put = [i for i in range(start, end) if lines[i].startswith(("pass ", "discard "))]
+    if not put:
+        return  # a table without an exchange
+    i = put[pick % len(put)]
+    who = lines[i].split(" ")[1].split(".")[0]
+    others = [
+        w
+        for d in deal_lines(lines, start, end)
+        if lines[d].split(" ")[1].split(".")[0] != who
+        for w in lines[d].split(" ")[2:]
+    ]
+    words = lines[i].split(" ")
+    words[-1] = others[pick % len(others)]
+    lines[i] = " ".join(words)
+    result = judged("\n".join(lines))
+    assert codes(result) == ["not-held"], [(f.code, f.message) for f in result.all_findings()]
+    assert scores(result) == scores(clean)
+
+
 # --------------------------------------------------------------------------- the hand line
 
 

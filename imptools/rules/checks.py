@@ -137,7 +137,9 @@ def deal_size_findings(
 
 
 def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -> None:
-    """`not-held`: a card discarded or passed that its player was not dealt (when the deal is recorded)."""
+    """`not-held`: a card discarded or passed that its player was not dealt (when the deal is recorded); and
+    `duplicate-card`: a card its player puts away twice (discarded and passed, or passed twice), at the second place:
+    nobody hands on one card twice."""
     dealt: dict[str, set[int]] = {}
     partly: set[str] = set()  # a deal with a `?` or a token that is no card proves nothing missing from it
     for deal in hand.deals:
@@ -153,10 +155,16 @@ def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -
             lines += [(line.player.name, "discards", x) for x in line.cards]
         elif isinstance(line, Pass):
             lines.append((line.giver.name, "passes", line.card))
+    put: dict[tuple[str, int], str] = {}
     for p, verb, x in lines:
         c = None if x.unknown else resolve(x.text)
         if p in dealt and c is not None and c not in dealt[p]:
             report.add("not-held", f"{p} {verb} {x.text}, which {p} was not dealt", x.line, x.column, None, p)
+        elif c is not None and (p, c) in put:
+            msg = f"{p} {verb} {x.text}, which {p} already {put[(p, c)]}"
+            report.add("duplicate-card", msg, x.line, x.column, None, p)
+        elif c is not None:
+            put[(p, c)] = "discards" if verb == "discards" else "passes"
 
 
 def play_not_held_findings(

@@ -11,7 +11,7 @@ from typing import ClassVar
 from mypy_extensions import mypyc_attr
 
 from imptools.findings import Finding, Severity
-from imptools.record import CardText, Deal, Game, Hand, HandLine, Trick, TurnUp, UnreadLine
+from imptools.record import CardText, Deal, Discard, Game, Hand, HandLine, Pass, Trick, TurnUp, UnreadLine
 from imptools.rules.base import CardCheck, CardFace, FactKind, GameResult, HandResult, HandSimulator, Ruleset
 from imptools.rules.checks import (
     WrittenTotals,
@@ -473,7 +473,10 @@ class TrickRuleset(TokenRuleset):
                 best = [(count, reading, tried, kept, at)]
             elif count == best[0][0]:
                 best.append((count, reading, tried, kept, at))
-        if len(best) > 1 and twice:  # a tie: the place the finding names (a card's second place) is the slip
+        if len(best) > 1:  # a tie: the readings the hand's written score agrees with
+            least = min(_score_misses(b[1], b[2]) for b in best)
+            best = [b for b in best if _score_misses(b[1], b[2]) == least]
+        if len(best) > 1 and twice:  # still a tie: the place the finding names (a card's second place) is the slip
             best = [b for b in best if b[4] == _place(twice[0])]
         if len(best) != 1 or best[0][0] > _errors(outcome.findings):
             return None
@@ -485,37 +488,50 @@ class TrickRuleset(TokenRuleset):
     def _one_card_slip(
         self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
     ) -> tuple[Hand, HandOutcome] | None:
-        slips = [f for f in outcome.findings if f.code in _CARD_SLIPS and f.trick is not None]
+        """The hand read with one played, passed or discarded card put right, where one reading stands out
+        (`_card_slips_as_meant`); the slip keeps its findings at the place read as the slip."""
+        slips = [f for f in outcome.findings if f.code in _CARD_SLIPS]
         if not slips:
             return None
-        plays = {(p.card.line, p.card.column): p for t in hand.tricks for p in t.plays}
-        first = next((f for f in slips if f.line is not None and (f.line, f.column or 0) in plays), None)
-        if first is None or first.line is None or first.column is None:
+        check = self.check_card
+        tokens = _slip_tokens(hand)
+        first = next((f for f in slips if _place(f) in tokens), None)
+        if first is None:
             return None
-        spelt = self.check_card(plays[(first.line, first.column)].card.text, game).canonical
+        spelt = check(tokens[_place(first)][0].text, game).canonical
         if spelt is None:
             return None
-        places = [at for at, p in plays.items() if self.check_card(p.card.text, game).canonical == spelt]
-        placed = {self.check_card(c.text, game).canonical for c in _placed_cards(hand)}
-        candidates = [c for c in self.deck(game) if c not in placed]
-        if not candidates or len(candidates) * len(places) > _MAX_READINGS:
-            return None
-        kept = [f for f in slips if f.line is not None and (f.line, f.column) in places]
-        best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
+        places = [at for at, (c, _) in tokens.items() if check(c.text, game).canonical == spelt]
+        placed = {check(c.text, game).canonical for c in _placed_cards(hand)}
+        free = [c for c in self.deck(game) if c not in placed]
+        dealt: dict[str, list[str]] = {}
+        for d in hand.deals:
+            dealt.setdefault(d.player.name, []).extend(str(check(c.text, game).canonical) for c in d.cards)
+        readings: list[tuple[tuple[int, int], str]] = []
         for at in places:
-            for card in candidates:
-                reading = _with_card(hand, at, card)
-                tried = self._play_judged(table, game, reading, dealer, *unknown)
-                count = _errors(tried.findings) + len(kept)
-                if not best or count < best[0][0]:
-                    best = [(count, reading, tried, at)]
-                elif count == best[0][0]:
-                    best.append((count, reading, tried, at))
-        if len(best) > 1:  # a tie: the place the finding names (a card's second place) is the slip
-            best = [b for b in best if b[3] == (first.line, first.column)]
+            owner = tokens[at][1]  # a card passed or discarded is one of its player's: any he was dealt
+            own = [c for c in dealt.get(owner, []) if c not in free and c != spelt] if owner is not None else []
+            readings.extend((at, card) for card in [*free, *own])
+        if not readings or len(readings) > _MAX_READINGS:
+            return None
+        best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
+        for at, card in readings:
+            reading = _with_card(hand, at, card)
+            tried = self._play_judged(table, game, reading, dealer, *unknown)
+            count = _errors(tried.findings) + len(_kept(slips, at, places))
+            if not best or count < best[0][0]:
+                best = [(count, reading, tried, at)]
+            elif count == best[0][0]:
+                best.append((count, reading, tried, at))
+        if len(best) > 1:  # a tie: the readings the hand's written score agrees with
+            least = min(_score_misses(b[1], b[2]) for b in best)
+            best = [b for b in best if _score_misses(b[1], b[2]) == least]
+        if len(best) > 1:  # still a tie: the place the first finding names is the slip
+            best = [b for b in best if b[3] == _place(first)]
         if len(best) != 1 or best[0][0] > _errors(outcome.findings):
             return None
-        _, reading, tried, _ = best[0]
+        _, reading, tried, at = best[0]
+        kept = _kept(slips, at, places)
         seen = {(f.code, f.line, f.column) for f in tried.findings}
         tried.findings = [*(f for f in kept if (f.code, f.line, f.column) not in seen), *tried.findings]
         return reading, tried
@@ -638,7 +654,7 @@ def _at(f: Finding, places: dict[tuple[int, int], str]) -> bool:
 
 def _placed_cards(hand: Hand) -> list[CardText]:
     """Every card token the hand's tricks, discards, imp's trick, bids and turn-up place (not the deals)."""
-    from imptools.record import Bid, Discard, ImpTrick
+    from imptools.record import Bid, ImpTrick
 
     out: list[CardText] = []
     for line in hand.lines:
@@ -651,6 +667,38 @@ def _placed_cards(hand: Hand) -> list[CardText]:
     return [c for c in out if not c.unknown]
 
 
+def _score_misses(hand: Hand, outcome: HandOutcome) -> int:
+    """How many values of `hand`'s `score` lines differ from the scores `outcome` gives it, and more than all of
+    them where it gives none: where two readings of a slip judge the hand alike, one that scores it beats one that
+    cannot, and the score written says which the players played."""
+    scores = outcome.scores
+    if scores is None:
+        return 1 + sum(len(x.entries) for x in hand.scores)
+    return sum(
+        1 for x in hand.scores for e in x.entries if e.player.name in scores and scores[e.player.name] != e.value
+    )
+
+
+def _kept(slips: list[Finding], at: tuple[int, int], places: list[tuple[int, int]]) -> list[Finding]:
+    """The findings a card slip read at `at` keeps: those at `at`; where there are none (a card written at its
+    first place for another, the `duplicate-card` at its second), those at the card's other places."""
+    return [f for f in slips if _place(f) == at] or [f for f in slips if _place(f) in places]
+
+
+def _slip_tokens(hand: Hand) -> dict[tuple[int, int], tuple[CardText, str | None]]:
+    """The card tokens a card slip may stand at, by place: each play (None), and each card passed or discarded,
+    with the player whose card it is."""
+    tokens: dict[tuple[int, int], tuple[CardText, str | None]] = {}
+    for line in hand.lines:
+        if isinstance(line, Trick):
+            tokens.update(((p.card.line, p.card.column), (p.card, None)) for p in line.plays)
+        elif isinstance(line, Discard):
+            tokens.update(((c.line, c.column), (c, line.player.name)) for c in line.cards)
+        elif isinstance(line, Pass):
+            tokens[(line.card.line, line.card.column)] = (line.card, line.giver.name)
+    return tokens
+
+
 def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
     """`hand` with the play or dealt card whose token stands at `at` (line, column) made `card`."""
     lines: list[HandLine] = []
@@ -661,9 +709,9 @@ def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
                 for p in line.plays
             )
             line = replace(line, plays=plays)
-        elif isinstance(line, TurnUp) and (line.card.line, line.card.column) == at:
+        elif isinstance(line, (TurnUp, Pass)) and (line.card.line, line.card.column) == at:
             line = replace(line, card=replace(line.card, text=card))
-        elif isinstance(line, Deal) and any((c.line, c.column) == at for c in line.cards):
+        elif isinstance(line, (Deal, Discard)) and any((c.line, c.column) == at for c in line.cards):
             line = replace(
                 line, cards=tuple(replace(c, text=card) if (c.line, c.column) == at else c for c in line.cards)
             )
