@@ -364,7 +364,13 @@ _TAG_WITHOUT_BRACKETS = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+\"")
 
 
 def parse_line(parser: Lark, text: str, first_line: int) -> Any:
-    """Parse one logical line; the annotations and comments it holds are left for `line_notes`."""
+    """Parse one logical line; the annotations and comments it holds are left for `line_notes`.
+
+    A first word that only begins with a keyword (`deall Adam ...`) is not that keyword and a word: the lexer would
+    read `deal` and a player `l`, so it is refused here, a bad line like any other (the notation's section 8)."""
+    glued = _GLUED_KEYWORD.match(text)
+    if glued is not None and glued.group(1) not in _LINE_KEYWORDS:
+        raise RecordSyntaxError(f"`{glued.group(1)}` is not a keyword", first_line, glued.start(1) + 1)
     _CTX.first_line = first_line
     _CTX.annotations = []
     _CTX.comments = []
@@ -418,6 +424,14 @@ def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, i
         return element, message, element.receiver.column
     return None
 
+
+_GLUED_KEYWORD = re.compile(
+    r"[ \t]*((?:"
+    + "|".join(sorted((re.escape(k) for k in _LINE_KEYWORDS), key=len, reverse=True))
+    + r")[^\W\d_][^\s\[\]{}\";>]*)"
+)
+"""A line whose first word begins with a keyword and goes on with a letter (`deall`, `contros`; `hand2` is the
+keyword and a number)."""
 
 _HAND_SLIP = re.compile(
     r"[ \t]*([^\W\d_]+)[ \t]+([0-9]{1,9})(?:[ \t]+([^\W\d_]+))?(?:[ \t]+([^\W\d_][\w'\-]*))?[ \t]*(?:;.*)?"

@@ -262,6 +262,8 @@ def test_a_card_that_is_not_a_player_is_left_to_the_rules() -> None:
         ("dael Adam 1 2 3", 1, "`dael`: did you mean `deal`?"),
         ("Deal Adam 1 2 3", 1, "`Deal`: did you mean `deal`?"),
         ("scroe Adam 1", 1, "`scroe`: did you mean `score`?"),
+        ("deall Adam 1 2 3", 1, "`deall`: did you mean `deal`?"),
+        ("contros Betty", 1, "`contros`: did you mean `contro`?"),
         ("score Adam15 Betty -10", 7, "`Adam15`: a name and points need a space, `Adam 15`"),
         ("score Adam 15 Betty-10", 15, "`Betty-10`: a name and points need a space, `Betty -10`"),
         ("score Adam 15, Betty -10", 14, "A `score` line has no commas: `score Adam 15 Betty -10`"),
