@@ -38,6 +38,7 @@ COMPILED = [
     "imptools/reader.py",
     "imptools/slips.py",
     "imptools/rules/template.py",
+    "imptools/rules/readings.py",
     "imptools/rules/tricks.py",
     "imptools/rules/holdings.py",
     "imptools/rules/checks.py",

@@ -739,6 +739,27 @@ def test_a_card_passed_or_discarded_written_as_another_players_is_one_not_held(
     assert scores(result) == scores(clean)
 
 
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(table=st.integers(0, len(TABLES) - 1), seed=st.integers(1, 3), pick=st.integers(0, 10_000), twice=st.booleans())
+def test_trick_lines_out_of_place_are_one_finding_and_keep_the_score(
+    table: int, seed: int, pick: int, twice: bool
+) -> None:
+    """A trick line written twice, or two trick lines in each other's place: one `wrong-count`, and the hand judged
+    in the order the numbers give, its score kept (docs/decisions.md, "Trick lines out of place")."""
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    tricks = [i for i in range(start, end) if re.match(r"[0-9]+\. ", lines[i])]
+    k = pick % (len(tricks) - 1)
+    i, j = tricks[k], tricks[k + 1 + (pick // 7) % (len(tricks) - k - 1)]
+    if twice:
+        lines.insert(j, lines[i])
+    else:
+        lines[i], lines[j] = lines[j], lines[i]
+    result = judged("\n".join(lines))
+    assert codes(result) == ["wrong-count"], [(f.code, f.message) for f in result.all_findings()]
+    assert scores(result) == scores(clean)
+
+
 # --------------------------------------------------------------------------- the hand line
 
 

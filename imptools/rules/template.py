@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
-from itertools import pairwise
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
 
-from imptools.findings import Finding, Severity
-from imptools.record import CardText, Deal, Discard, Game, Hand, HandLine, Pass, Trick, TurnUp, UnreadLine
+from imptools.findings import Finding
+from imptools.record import CardText, Deal, Discard, Game, Hand, Pass, Trick, TurnUp
 from imptools.rules.base import CardCheck, CardFace, FactKind, GameResult, HandResult, HandSimulator, Ruleset
 from imptools.rules.checks import (
     WrittenTotals,
@@ -19,6 +17,25 @@ from imptools.rules.checks import (
     incomplete_finding,
     not_scored_finding,
     score_mismatches,
+)
+from imptools.rules.readings import (
+    CARD_SLIPS,
+    MAX_CARD_SLIPS,
+    MAX_READINGS,
+    Unknown,
+    at_places,
+    errors_in,
+    gap_findings,
+    kept_findings,
+    missing_tricks,
+    place_of,
+    placed_cards,
+    reordered_tricks,
+    score_misses,
+    slip_tokens,
+    unread_tricks,
+    with_card,
+    with_dealt,
 )
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step
@@ -36,17 +53,13 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
     from imptools.record import (
         Bid,
         Call,
-        Deal,
         Declare,
-        Discard,
         ImpTrick,
         NameRef,
         Open,
-        Pass,
         ScoreLine,
         Trick,
         Trump,
-        TurnUp,
     )
 
     players = set(game.players)
@@ -323,21 +336,12 @@ class TrickRuleset(TokenRuleset):
                 hands.append(HandResult(hand.number, dealer, False, None, tuple(report.findings)))
                 continue
             assert dealer is not None
-            hand, unread = _unread_tricks(hand)
-            gaps: dict[tuple[int, int], str] = {}
-            outcome = self._play_judged(table, game, hand, dealer, unread, gaps)
-            missing = _missing_tricks(hand, outcome.tricks)
-            if missing is not None:  # tricks whose lines were left out: one finding, not a seating shifted by one
-                # the reading with fewer errors stands; of two that tie, the gap where the last trick is the hand's last
-                gap_hand, gap_places = missing
-                gap_outcome = self._play_judged(table, game, gap_hand, dealer, unread, gap_places)
-                gap_errors, errors = _errors(gap_outcome.findings), _errors(outcome.findings)
-                if gap_errors < errors or (gap_errors == errors and hand.tricks[-1].number == outcome.tricks):
-                    hand, outcome, gaps = gap_hand, gap_outcome, gap_places
+            hand, unread = unread_tricks(hand)
+            hand, outcome, gaps, moved = self._tricks_as_written_or_meant(table, game, hand, dealer, unread)
             unknown = {**unread, **gaps}
             blocking = _blocking(token, hand)
             if not blocking:
-                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome, (unread, gaps))
+                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome, (unread, gaps, moved))
             scores = None if blocking else outcome.scores
             if outcome.walk is not None:
                 token = _seat_token_findings(token, outcome.walk)
@@ -382,6 +386,30 @@ class TrickRuleset(TokenRuleset):
             notes=self.game_notes(game, table, totals, over),
         )
 
+    def _tricks_as_written_or_meant(
+        self, table: object, game: Game, hand: Hand, dealer: str, unread: dict[tuple[int, int], str]
+    ) -> tuple[Hand, HandOutcome, dict[tuple[int, int], str], tuple[Finding, ...]]:
+        """The hand's tricks judged in the order written, or as the players played them where the trick lines are
+        plainly out of place and that reading gives fewer errors (docs/decisions.md): a trick line written twice
+        read once, lines out of order read in the order of their numbers, tricks left out put in unknown. Returns
+        the hand so read, its outcome, the tricks put in (by place) and the findings the reading itself makes."""
+        best: tuple[Hand, HandOutcome, dict[tuple[int, int], str], tuple[Finding, ...]] | None = None
+        for base, moved in [(hand, ()), *reordered_tricks(game, hand)]:
+            gaps: dict[tuple[int, int], str] = {}
+            outcome = self._play_judged(table, game, base, dealer, unread, gaps, moved)
+            missing = missing_tricks(base, outcome.tricks)
+            if missing is not None:  # tricks whose lines were left out: one finding, not a seating shifted by one
+                # the reading with fewer errors stands; of two that tie, the gap where the last trick is the hand's last
+                gap_hand, gap_places = missing
+                gap_outcome = self._play_judged(table, game, gap_hand, dealer, unread, gap_places, moved)
+                gap_errors, errors = errors_in(gap_outcome.findings), errors_in(outcome.findings)
+                if gap_errors < errors or (gap_errors == errors and base.tricks[-1].number == outcome.tricks):
+                    base, outcome, gaps = gap_hand, gap_outcome, gap_places
+            if best is None or errors_in(outcome.findings) < errors_in(best[1].findings):
+                best = (base, outcome, gaps, moved)
+        assert best is not None
+        return best
+
     def _play_judged(
         self,
         table: object,
@@ -390,18 +418,20 @@ class TrickRuleset(TokenRuleset):
         dealer: str,
         unread: dict[tuple[int, int], str],
         gaps: dict[tuple[int, int], str],
+        moved: tuple[Finding, ...] = (),
     ) -> HandOutcome:
         """`play_hand`, where each trick put in at a place of `unread` (a line that could not be read: its `syntax`
-        is its finding) or of `gaps` (tricks left out: one `wrong-count` for each run) is not a miscount too."""
+        is its finding) or of `gaps` (tricks left out: one `wrong-count` for each run) is not a miscount too, with
+        the findings of a reading of trick lines out of place (`moved`) first."""
         outcome = self.play_hand(table, game, hand, dealer, steps=False)
         unknown = {**unread, **gaps}
-        if unknown:
-            kept = [f for f in outcome.findings if not _at(f, unknown) or f.code != "wrong-count"]
-            outcome.findings = [*_gap_findings(game, hand, gaps), *kept]
+        if unknown or moved:
+            kept = [f for f in outcome.findings if not at_places(f, unknown) or f.code != "wrong-count"]
+            outcome.findings = [*moved, *gap_findings(game, hand, gaps), *kept]
         return outcome
 
     def _card_slips_as_meant(
-        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: Unknown
     ) -> HandOutcome:
         """The hand read as the players meant it where a played or dealt card is a slip of the pen (for a dealt
         card, `_one_deal_slip`).
@@ -415,7 +445,7 @@ class TrickRuleset(TokenRuleset):
         the hand is judged and scored that way: the slip keeps
         its own findings, and nothing it would falsely prove is reported.
         """
-        for _ in range(_MAX_CARD_SLIPS):
+        for _ in range(MAX_CARD_SLIPS):
             better = self._one_deal_slip(table, game, hand, dealer, outcome, unknown)
             if better is None:
                 better = self._one_card_slip(table, game, hand, dealer, outcome, unknown)
@@ -425,7 +455,7 @@ class TrickRuleset(TokenRuleset):
         return outcome
 
     def _one_deal_slip(
-        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: Unknown
     ) -> tuple[Hand, HandOutcome] | None:
         """The hand read with one slip of a `deal` or `turnup` line put right, where one reading stands out
         (docs/decisions.md, "A slip in a deal"): a card dealt twice (or dealt and turned up), at one of its places
@@ -443,42 +473,42 @@ class TrickRuleset(TokenRuleset):
         if not undealt:
             return None
         readings: list[tuple[list[Finding], Hand, tuple[int, int]]] = []
-        twice = [f for f in outcome.findings if f.code == "duplicate-card" and _place(f) in tokens]
+        twice = [f for f in outcome.findings if f.code == "duplicate-card" and place_of(f) in tokens]
         if twice:
-            spelt = check(tokens[_place(twice[0])].text, game).canonical
+            spelt = check(tokens[place_of(twice[0])].text, game).canonical
             places = [at for at, c in tokens.items() if check(c.text, game).canonical == spelt]
-            kept = [f for f in twice if _place(f) in places]
-            if len(places) * len(undealt) <= _MAX_READINGS:
-                readings = [(kept, _with_card(hand, at, card), at) for at in places for card in undealt]
+            kept = [f for f in twice if place_of(f) in places]
+            if len(places) * len(undealt) <= MAX_READINGS:
+                readings = [(kept, with_card(hand, at, card), at) for at in places for card in undealt]
         for short in (f for f in outcome.findings if f.code == "hand-size" and not twice):
-            lines = [d for d in deals if (d.line, d.column) == _place(short)]
+            lines = [d for d in deals if (d.line, d.column) == place_of(short)]
             if len(lines) != 1:
                 continue
             who = lines[0].player.name
-            not_held = {_place(f) for f in outcome.findings if f.code == "not-held" and f.player == who}
-            placed = [*_placed_cards(hand), *(x.card for x in hand.passes)]
+            not_held = {place_of(f) for f in outcome.findings if f.code == "not-held" and f.player == who}
+            placed = [*placed_cards(hand), *(x.card for x in hand.passes)]
             held = [
                 c.text for c in placed if (c.line, c.column) in not_held and check(c.text, game).canonical in undealt
             ]
             if held:
-                readings.append(([short], _with_dealt(hand, lines[0], list(dict.fromkeys(held))), _place(short)))
+                readings.append(([short], with_dealt(hand, lines[0], list(dict.fromkeys(held))), place_of(short)))
                 break
         if not readings:
             return None
         best: list[tuple[int, Hand, HandOutcome, list[Finding], tuple[int, int]]] = []
         for kept, reading, at in readings:
             tried = self._play_judged(table, game, reading, dealer, *unknown)
-            count = _errors(tried.findings) + len(kept)
+            count = errors_in(tried.findings) + len(kept)
             if not best or count < best[0][0]:
                 best = [(count, reading, tried, kept, at)]
             elif count == best[0][0]:
                 best.append((count, reading, tried, kept, at))
         if len(best) > 1:  # a tie: the readings the hand's written score agrees with
-            least = min(_score_misses(b[1], b[2]) for b in best)
-            best = [b for b in best if _score_misses(b[1], b[2]) == least]
+            least = min(score_misses(b[1], b[2].scores) for b in best)
+            best = [b for b in best if score_misses(b[1], b[2].scores) == least]
         if len(best) > 1 and twice:  # still a tie: the place the finding names (a card's second place) is the slip
-            best = [b for b in best if b[4] == _place(twice[0])]
-        if len(best) != 1 or best[0][0] > _errors(outcome.findings):
+            best = [b for b in best if b[4] == place_of(twice[0])]
+        if len(best) != 1 or best[0][0] > errors_in(outcome.findings):
             return None
         _, reading, tried, kept, _ = best[0]
         seen = {(f.code, f.line, f.column) for f in tried.findings}
@@ -486,23 +516,23 @@ class TrickRuleset(TokenRuleset):
         return reading, tried
 
     def _one_card_slip(
-        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: _Unknown
+        self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: Unknown
     ) -> tuple[Hand, HandOutcome] | None:
         """The hand read with one played, passed or discarded card put right, where one reading stands out
         (`_card_slips_as_meant`); the slip keeps its findings at the place read as the slip."""
-        slips = [f for f in outcome.findings if f.code in _CARD_SLIPS]
+        slips = [f for f in outcome.findings if f.code in CARD_SLIPS]
         if not slips:
             return None
         check = self.check_card
-        tokens = _slip_tokens(hand)
-        first = next((f for f in slips if _place(f) in tokens), None)
+        tokens = slip_tokens(hand)
+        first = next((f for f in slips if place_of(f) in tokens), None)
         if first is None:
             return None
-        spelt = check(tokens[_place(first)][0].text, game).canonical
+        spelt = check(tokens[place_of(first)][0].text, game).canonical
         if spelt is None:
             return None
         places = [at for at, (c, _) in tokens.items() if check(c.text, game).canonical == spelt]
-        placed = {check(c.text, game).canonical for c in _placed_cards(hand)}
+        placed = {check(c.text, game).canonical for c in placed_cards(hand)}
         free = [c for c in self.deck(game) if c not in placed]
         dealt: dict[str, list[str]] = {}
         for d in hand.deals:
@@ -512,26 +542,26 @@ class TrickRuleset(TokenRuleset):
             owner = tokens[at][1]  # a card passed or discarded is one of its player's: any he was dealt
             own = [c for c in dealt.get(owner, []) if c not in free and c != spelt] if owner is not None else []
             readings.extend((at, card) for card in [*free, *own])
-        if not readings or len(readings) > _MAX_READINGS:
+        if not readings or len(readings) > MAX_READINGS:
             return None
         best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
         for at, card in readings:
-            reading = _with_card(hand, at, card)
+            reading = with_card(hand, at, card)
             tried = self._play_judged(table, game, reading, dealer, *unknown)
-            count = _errors(tried.findings) + len(_kept(slips, at, places))
+            count = errors_in(tried.findings) + len(kept_findings(slips, at, places))
             if not best or count < best[0][0]:
                 best = [(count, reading, tried, at)]
             elif count == best[0][0]:
                 best.append((count, reading, tried, at))
         if len(best) > 1:  # a tie: the readings the hand's written score agrees with
-            least = min(_score_misses(b[1], b[2]) for b in best)
-            best = [b for b in best if _score_misses(b[1], b[2]) == least]
+            least = min(score_misses(b[1], b[2].scores) for b in best)
+            best = [b for b in best if score_misses(b[1], b[2].scores) == least]
         if len(best) > 1:  # still a tie: the place the first finding names is the slip
-            best = [b for b in best if b[3] == _place(first)]
-        if len(best) != 1 or best[0][0] > _errors(outcome.findings):
+            best = [b for b in best if b[3] == place_of(first)]
+        if len(best) != 1 or best[0][0] > errors_in(outcome.findings):
             return None
         _, reading, tried, at = best[0]
-        kept = _kept(slips, at, places)
+        kept = kept_findings(slips, at, places)
         seen = {(f.code, f.line, f.column) for f in tried.findings}
         tried.findings = [*(f for f in kept if (f.code, f.line, f.column) not in seen), *tried.findings]
         return reading, tried
@@ -557,173 +587,6 @@ class TrickRuleset(TokenRuleset):
                 assert dealer is not None
                 return iter(self.play_hand(table, game, hand, dealer, steps=True).steps)
         return iter(())
-
-
-_Unknown = tuple[dict[tuple[int, int], str], dict[tuple[int, int], str]]
-"""The tricks put in for lines that could not be read and for lines left out (`_play_judged`), each by its place."""
-
-_CARD_SLIPS = ("duplicate-card", "not-held")
-"""The findings that prove a played card is a slip of the pen (nobody plays a card twice, or one he does not hold)."""
-_MAX_CARD_SLIPS = 3
-"""At most this many card slips of one hand are read as meant; past that the record is judged as written."""
-_MAX_READINGS = 200
-"""At most this many readings of one slip are judged (places of the card times the cards it may stand for)."""
-
-
-_UNREAD_TRICK = re.compile(r"\s*([0-9]{1,9})(?![0-9])")
-"""An unread line that starts like trick N (its number, then its dot or a slip for it: `3,`, `3:`, `3)`): the trick
-is there, its plays could not be read."""
-
-
-def _unread_tricks(hand: Hand) -> tuple[Hand, dict[tuple[int, int], str]]:
-    """`hand` with each unread line that stands where trick N is due, and starts with N, made an empty trick N.
-
-    So that one trick line the reader could not read is judged as that trick, unknown (the walk stops there and
-    the hand says why it is not scored), not as a hand one trick short with every later trick out of order.
-    Returns the hand and, by the (line, column) of each such trick, why it is unknown.
-    """
-    if not any(isinstance(x, UnreadLine) for x in hand.lines):
-        return hand, {}
-    lines: list[HandLine] = []
-    unread: dict[tuple[int, int], str] = {}
-    due = 1
-    for line in hand.lines:
-        if isinstance(line, Trick):
-            due = line.number + 1
-        elif isinstance(line, UnreadLine) and (m := _UNREAD_TRICK.match(line.text)) and int(m.group(1)) == due:
-            line = Trick(due, (), line.line, line.column)
-            unread[(line.line, line.column)] = f"trick {due} could not be read (line {line.line})"
-            due += 1
-        lines.append(line)
-    return (replace(hand, lines=tuple(lines)), unread) if unread else (hand, unread)
-
-
-def _missing_tricks(hand: Hand, tricks: int) -> tuple[Hand, dict[tuple[int, int], str]] | None:
-    """`hand` with the tricks its numbers skip put in as unknown tricks, where the numbers rise from 1 with gaps
-    and stay within the hand's `tricks`: a trick line left out, not the rest misnumbered (`4.`, `6.`, `7.`, `8.` of
-    eight tricks). None where the numbers do not read so. Each trick put in stands at the line of the trick written
-    after it, column 0 (no column of the record); returned by that place, with why it is unknown."""
-    numbers = [t.number for t in hand.tricks]
-    if not numbers or numbers == list(range(1, len(numbers) + 1)) or numbers[-1] > tricks:
-        return None
-    if numbers[0] < 1 or any(b <= a for a, b in pairwise(numbers)):
-        return None
-    lines: list[HandLine] = []
-    gaps: dict[tuple[int, int], str] = {}
-    due = 1
-    for line in hand.lines:
-        if isinstance(line, Trick):
-            if line.number > due:
-                gaps[(line.line, 0)] = f"trick {due} is missing (line {line.line})"
-                lines.extend(Trick(n, (), line.line, 0) for n in range(due, line.number))
-            due = line.number + 1
-        lines.append(line)
-    return replace(hand, lines=tuple(lines)), gaps
-
-
-def _gap_findings(game: Game, hand: Hand, gaps: dict[tuple[int, int], str]) -> list[Finding]:
-    """One `wrong-count` for each run of tricks left out, on the line of the trick written after it."""
-    report = Reporter(game, hand, [])
-    tricks = hand.tricks
-    for k, trick in enumerate(tricks):
-        if (trick.line, trick.column) in gaps and (k == 0 or (tricks[k - 1].line, tricks[k - 1].column) not in gaps):
-            last = k
-            while (tricks[last].line, tricks[last].column) in gaps:
-                last += 1
-            after = tricks[last]
-            first, final = trick.number, after.number - 1
-            what = f"trick {first} is" if first == final else f"tricks {first}-{final} are"
-            before = f"follows trick {first - 1}" if first > 1 else "is the hand's first"
-            msg = f"{what} missing: trick {after.number} {before}"
-            report.add("wrong-count", msg, after.line, after.column, first, None)
-    return report.findings
-
-
-def _place(f: Finding) -> tuple[int, int]:
-    """Where a finding stands, (line, column), (0, 0) where it says neither."""
-    return (f.line or 0, f.column or 0)
-
-
-def _errors(findings: list[Finding]) -> int:
-    return sum(1 for f in findings if f.severity is Severity.ERROR)
-
-
-def _at(f: Finding, places: dict[tuple[int, int], str]) -> bool:
-    return f.line is not None and f.column is not None and (f.line, f.column) in places
-
-
-def _placed_cards(hand: Hand) -> list[CardText]:
-    """Every card token the hand's tricks, discards, imp's trick, bids and turn-up place (not the deals)."""
-    from imptools.record import Bid, ImpTrick
-
-    out: list[CardText] = []
-    for line in hand.lines:
-        if isinstance(line, Trick):
-            out.extend(p.card for p in line.plays)
-        elif isinstance(line, (Discard, ImpTrick, Bid)):
-            out.extend(line.cards)
-        elif isinstance(line, TurnUp):
-            out.append(line.card)
-    return [c for c in out if not c.unknown]
-
-
-def _score_misses(hand: Hand, outcome: HandOutcome) -> int:
-    """How many values of `hand`'s `score` lines differ from the scores `outcome` gives it, and more than all of
-    them where it gives none: where two readings of a slip judge the hand alike, one that scores it beats one that
-    cannot, and the score written says which the players played."""
-    scores = outcome.scores
-    if scores is None:
-        return 1 + sum(len(x.entries) for x in hand.scores)
-    return sum(
-        1 for x in hand.scores for e in x.entries if e.player.name in scores and scores[e.player.name] != e.value
-    )
-
-
-def _kept(slips: list[Finding], at: tuple[int, int], places: list[tuple[int, int]]) -> list[Finding]:
-    """The findings a card slip read at `at` keeps: those at `at`; where there are none (a card written at its
-    first place for another, the `duplicate-card` at its second), those at the card's other places."""
-    return [f for f in slips if _place(f) == at] or [f for f in slips if _place(f) in places]
-
-
-def _slip_tokens(hand: Hand) -> dict[tuple[int, int], tuple[CardText, str | None]]:
-    """The card tokens a card slip may stand at, by place: each play (None), and each card passed or discarded,
-    with the player whose card it is."""
-    tokens: dict[tuple[int, int], tuple[CardText, str | None]] = {}
-    for line in hand.lines:
-        if isinstance(line, Trick):
-            tokens.update(((p.card.line, p.card.column), (p.card, None)) for p in line.plays)
-        elif isinstance(line, Discard):
-            tokens.update(((c.line, c.column), (c, line.player.name)) for c in line.cards)
-        elif isinstance(line, Pass):
-            tokens[(line.card.line, line.card.column)] = (line.card, line.giver.name)
-    return tokens
-
-
-def _with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
-    """`hand` with the play or dealt card whose token stands at `at` (line, column) made `card`."""
-    lines: list[HandLine] = []
-    for line in hand.lines:
-        if isinstance(line, Trick) and any((p.card.line, p.card.column) == at for p in line.plays):
-            plays = tuple(
-                replace(p, card=replace(p.card, text=card)) if (p.card.line, p.card.column) == at else p
-                for p in line.plays
-            )
-            line = replace(line, plays=plays)
-        elif isinstance(line, (TurnUp, Pass)) and (line.card.line, line.card.column) == at:
-            line = replace(line, card=replace(line.card, text=card))
-        elif isinstance(line, (Deal, Discard)) and any((c.line, c.column) == at for c in line.cards):
-            line = replace(
-                line, cards=tuple(replace(c, text=card) if (c.line, c.column) == at else c for c in line.cards)
-            )
-        lines.append(line)
-    return replace(hand, lines=tuple(lines))
-
-
-def _with_dealt(hand: Hand, deal: Deal, cards: list[str]) -> Hand:
-    """`hand` with `cards` added to the `deal` line (at column 0 of its line: no place of the record)."""
-    added = tuple(CardText(c, deal.line, 0) for c in cards)
-    lines = [replace(x, cards=(*x.cards, *added)) if x is deal else x for x in hand.lines]
-    return replace(hand, lines=tuple(lines))
 
 
 def bad_players_result(game: Game, problem: str) -> GameResult:
