@@ -61,6 +61,8 @@ def reordered_tricks(game: Game, hand: Hand) -> list[tuple[Hand, tuple[Finding, 
     out of order read in the order of their numbers. With the `wrong-count` each move costs, on the line moved; no
     reading where nothing is out of place."""
     tricks = hand.tricks
+    if all(a.number < b.number for a, b in pairwise(tricks)):
+        return []  # in order, none written twice: the common case, at once
     report = Reporter(game, hand, [])
     seen: dict[tuple[object, ...], Trick] = {}
     kept: list[Trick] = []
