@@ -31,8 +31,10 @@ def trick_count_findings(hand: Hand, per_trick: int, report: Reporter, resolve: 
                 trick.number,
                 None,
             )
-        strays = sum(1 for p in trick.plays if not p.card.unknown and resolve(p.card.text) is None)
-        if len(trick.plays) - strays > per_trick or (len(trick.plays) < per_trick and k < len(tricks) - 1):
+        n = len(trick.plays)
+        if n > per_trick:  # too many, unless only by tokens that are no card
+            n -= sum(1 for p in trick.plays if not p.card.unknown and resolve(p.card.text) is None)
+        if n > per_trick or (len(trick.plays) < per_trick and k < len(tricks) - 1):
             report.add(
                 "wrong-count",
                 f"trick {trick.number} has {len(trick.plays)} plays; every trick has {per_trick}",

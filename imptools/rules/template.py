@@ -461,6 +461,8 @@ class TrickRuleset(TokenRuleset):
         (docs/decisions.md, "A slip in a deal"): a card dealt twice (or dealt and turned up), at one of its places
         there, made one of the cards dealt to nobody; or a deal short of cards given the cards dealt to nobody that
         its player plays."""
+        if not any(f.code in ("duplicate-card", "hand-size") and f.trick is None for f in outcome.findings):
+            return None  # no deal or turn-up is in question: the common case, at once
         deck = self.deck(game)
         if not deck or len(set(deck)) != len(deck):
             return None
