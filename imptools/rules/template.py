@@ -474,14 +474,14 @@ class TrickRuleset(TokenRuleset):
         undealt = [c for c in deck if c not in dealt]
         if not undealt:
             return None
-        readings: list[tuple[list[Finding], Hand, tuple[int, int]]] = []
+        readings: list[tuple[Hand, list[Finding], tuple[int, int]]] = []
         twice = [f for f in outcome.findings if f.code == "duplicate-card" and place_of(f) in tokens]
         if twice:
             spelt = check(tokens[place_of(twice[0])].text, game).canonical
             places = [at for at, c in tokens.items() if check(c.text, game).canonical == spelt]
             kept = [f for f in twice if place_of(f) in places]
             if len(places) * len(undealt) <= MAX_READINGS:
-                readings = [(kept, with_card(hand, at, card), at) for at in places for card in undealt]
+                readings = [(with_card(hand, at, card), kept, at) for at in places for card in undealt]
         for short in (f for f in outcome.findings if f.code == "hand-size" and not twice):
             lines = [d for d in deals if (d.line, d.column) == place_of(short)]
             if len(lines) != 1:
@@ -493,12 +493,27 @@ class TrickRuleset(TokenRuleset):
                 c.text for c in placed if (c.line, c.column) in not_held and check(c.text, game).canonical in undealt
             ]
             if held:
-                readings.append(([short], with_dealt(hand, lines[0], list(dict.fromkeys(held))), place_of(short)))
+                readings.append((with_dealt(hand, lines[0], list(dict.fromkeys(held))), [short], place_of(short)))
                 break
-        if not readings:
-            return None
+        named = place_of(twice[0]) if twice else None  # a card's second place, where the finding stands
+        return self._best_reading(table, game, dealer, unknown, outcome, readings, named)
+
+    def _best_reading(
+        self,
+        table: object,
+        game: Game,
+        dealer: str,
+        unknown: Unknown,
+        outcome: HandOutcome,
+        readings: list[tuple[Hand, list[Finding], tuple[int, int]]],
+        named: tuple[int, int] | None,
+    ) -> tuple[Hand, HandOutcome] | None:
+        """Of `readings` of a slip (the hand read, the findings the slip keeps, the place read as the slip), the one
+        that judges the hand with the fewest errors, the kept findings counted; of two that tie, one that scores the
+        hand and that its written score agrees with, then the one at `named`. None where none stands out, or where it
+        gives more errors than the record as written (`outcome`)."""
         best: list[tuple[int, Hand, HandOutcome, list[Finding], tuple[int, int]]] = []
-        for kept, reading, at in readings:
+        for reading, kept, at in readings:
             tried = self._play_judged(table, game, reading, dealer, *unknown)
             count = errors_in(tried.findings) + len(kept)
             if not best or count < best[0][0]:
@@ -508,8 +523,8 @@ class TrickRuleset(TokenRuleset):
         if len(best) > 1:  # a tie: the readings the hand's written score agrees with
             least = min(score_misses(b[1], b[2].scores) for b in best)
             best = [b for b in best if score_misses(b[1], b[2].scores) == least]
-        if len(best) > 1 and twice:  # still a tie: the place the finding names (a card's second place) is the slip
-            best = [b for b in best if b[4] == place_of(twice[0])]
+        if len(best) > 1 and named is not None:  # still a tie: the place the finding names
+            best = [b for b in best if b[4] == named]
         if len(best) != 1 or best[0][0] > errors_in(outcome.findings):
             return None
         _, reading, tried, kept, _ = best[0]
@@ -539,34 +554,15 @@ class TrickRuleset(TokenRuleset):
         dealt: dict[str, list[str]] = {}
         for d in hand.deals:
             dealt.setdefault(d.player.name, []).extend(str(check(c.text, game).canonical) for c in d.cards)
-        readings: list[tuple[tuple[int, int], str]] = []
+        readings: list[tuple[Hand, list[Finding], tuple[int, int]]] = []
         for at in places:
             owner = tokens[at][1]  # a card passed or discarded is one of its player's: any he was dealt
             own = [c for c in dealt.get(owner, []) if c not in free and c != spelt] if owner is not None else []
-            readings.extend((at, card) for card in [*free, *own])
-        if not readings or len(readings) > MAX_READINGS:
+            kept = kept_findings(slips, at, places)
+            readings.extend((with_card(hand, at, card), kept, at) for card in [*free, *own])
+        if len(readings) > MAX_READINGS:
             return None
-        best: list[tuple[int, Hand, HandOutcome, tuple[int, int]]] = []
-        for at, card in readings:
-            reading = with_card(hand, at, card)
-            tried = self._play_judged(table, game, reading, dealer, *unknown)
-            count = errors_in(tried.findings) + len(kept_findings(slips, at, places))
-            if not best or count < best[0][0]:
-                best = [(count, reading, tried, at)]
-            elif count == best[0][0]:
-                best.append((count, reading, tried, at))
-        if len(best) > 1:  # a tie: the readings the hand's written score agrees with
-            least = min(score_misses(b[1], b[2].scores) for b in best)
-            best = [b for b in best if score_misses(b[1], b[2].scores) == least]
-        if len(best) > 1:  # still a tie: the place the first finding names is the slip
-            best = [b for b in best if b[3] == place_of(first)]
-        if len(best) != 1 or best[0][0] > errors_in(outcome.findings):
-            return None
-        _, reading, tried, at = best[0]
-        kept = kept_findings(slips, at, places)
-        seen = {(f.code, f.line, f.column) for f in tried.findings}
-        tried.findings = [*(f for f in kept if (f.code, f.line, f.column) not in seen), *tried.findings]
-        return reading, tried
+        return self._best_reading(table, game, dealer, unknown, outcome, readings, place_of(first))
 
     def to_play(self, game: Game, hand_number: int) -> str | None:
         """The seat after the record's last play of the hand, as the rules seat the tricks."""
