@@ -57,3 +57,24 @@ def test_a_player_who_does_not_follow_shows_a_void() -> None:
     end = [s.state for s in replay(game, 1)][-1]
     # 24 is blue; Betty played 15 (yellow): she has no blue card
     assert end.voids["Betty"] == frozenset({"b"}) and end.voids["Christian"] == frozenset()
+
+
+def test_a_trick_line_written_twice_or_out_of_place_is_replayed_as_the_judging_reads_it() -> None:
+    """The replay walks the trick lines as `imp validate` reads them (docs/decisions.md, "Trick lines out of
+    place"): a line written twice once, two lines swapped in the order of their numbers; the same plays and the
+    same end as the record written in order."""
+    clean = RULEBOOK.read_text(encoding="utf-8")
+    lines = clean.split("\n")
+    tricks = [i for i, x in enumerate(lines) if x[:1].isdigit() and ". " in x]
+    twice = [*lines[: tricks[2] + 1], lines[tricks[2]], *lines[tricks[2] + 1 :]]
+    swapped = list(lines)
+    swapped[tricks[3]], swapped[tricks[4]] = lines[tricks[4]], lines[tricks[3]]
+
+    def plays(text: str) -> list[tuple[str | None, tuple[str, ...], int | None]]:
+        (game,) = read_games(text)
+        steps = list(replay(game, 1))
+        assert steps[-1].event.kind == "end"
+        return [(s.event.player, s.event.cards, s.event.trick) for s in steps if s.event.kind in ("play", "trick")]
+
+    assert plays("\n".join(twice)) == plays(clean) and plays("\n".join(swapped)) == plays(clean)
+    assert len(plays(clean)) == 40

@@ -583,7 +583,9 @@ class TrickRuleset(TokenRuleset):
         for hand, dealer in zip(game.hands, self.dealers(game, table)):
             if hand.number == hand_number and dealer in game.players:
                 assert dealer is not None
-                return iter(self.play_hand(table, game, hand, dealer, steps=True).steps)
+                read, unread = unread_tricks(hand)  # the trick lines as the judging reads them (`judge`)
+                read = self._tricks_as_written_or_meant(table, game, read, dealer, unread)[0]
+                return iter(self.play_hand(table, game, read, dealer, steps=True).steps)
         return iter(())
 
 
