@@ -691,3 +691,25 @@ def test_cluster_gives_the_same_results() -> None:
     ) as cluster:
         remote = Runner(scheduler=cluster.scheduler_address).run(tasks)
     assert remote == Runner(1).run(tasks)
+
+
+def test_a_hand_with_a_trick_line_written_twice_is_analysed_as_the_judging_reads_it() -> None:
+    """`imp analyse` takes the trick lines as `imp validate` reads them (docs/decisions.md, "Trick lines out of
+    place"): the rulebook's hand with its trick 5 written twice, or its tricks 6 and 7 swapped, costs what the hand
+    written in order costs, play for play."""
+    path = Path(__file__).resolve().parent / "conformance" / "bottle-imp" / "rulebook-example.imp"
+    clean = path.read_text(encoding="utf-8")
+    lines = clean.split("\n")
+    tricks = [i for i, x in enumerate(lines) if x[:1].isdigit() and ". " in x]
+    twice = [*lines[: tricks[4] + 1], lines[tricks[4]], *lines[tricks[4] + 1 :]]
+    swapped = list(lines)
+    swapped[tricks[5]], swapped[tricks[6]] = lines[tricks[6]], lines[tricks[5]]
+
+    def costs(text: str) -> list[tuple[int, str, str, int]]:
+        (game,) = read_games(text)
+        found = analyse_hand(game, 1, from_trick=5)
+        assert found.skipped is None
+        return [(p.trick, p.player, p.card, p.cost) for p in found.plays]
+
+    want = costs(clean)
+    assert len(want) == 16 and costs("\n".join(twice)) == want and costs("\n".join(swapped)) == want

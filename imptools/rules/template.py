@@ -283,12 +283,16 @@ class TrickRuleset(TokenRuleset):
         return hand_dealers(game, game.players)
 
     def hand_and_dealer(self, game: Game, table: object, hand_number: int) -> tuple[Hand, str] | str:
-        """Hand `hand_number` of `game` and its dealer, or why there is none to play (for `imp analyse`)."""
+        """Hand `hand_number` of `game` and its dealer, or why there is none to play (for `imp analyse`): its trick
+        lines as the judging reads them where they are out of place (a line written twice once, lines in the order
+        of their numbers), but no trick put in for one left out, which stops the analysis there as it stands."""
         for hand, dealer in zip(game.hands, self.dealers(game, table)):
             if hand.number == hand_number:
                 if dealer is None or dealer not in game.players:
                     return f"the dealer {dealer} is not one of the players"
-                return hand, dealer
+                read, unread = unread_tricks(hand)
+                read, _, gaps, _ = self._tricks_as_written_or_meant(table, game, read, dealer, unread)
+                return (hand if gaps or unread else read), dealer
         return f"there is no hand {hand_number}"
 
     def play_hand(  # pragma: no cover - overridden
