@@ -138,7 +138,7 @@ def deal_size_findings(
             )
 
 
-def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -> None:
+def exchange_card_findings(hand: Hand, resolve: Resolve, report: Reporter) -> None:
     """`not-held`: a card discarded or passed that its player was not dealt (when the deal is recorded); and
     `duplicate-card`: a card its player puts away twice (discarded and passed, or passed twice), at the second place:
     nobody hands on one card twice."""
@@ -166,7 +166,7 @@ def exchange_not_held_findings(hand: Hand, resolve: Resolve, report: Reporter) -
             msg = f"{p} {verb} {x.text}, which {p} already {put[(p, c)]}"
             report.add("duplicate-card", msg, x.line, x.column, None, p)
         elif c is not None:
-            put[(p, c)] = "discards" if verb == "discards" else "passes"
+            put[(p, c)] = verb
 
 
 def play_not_held_findings(

@@ -12,15 +12,29 @@ from dataclasses import replace
 from itertools import pairwise
 
 from imptools.findings import Finding, Severity
-from imptools.record import CardText, Deal, Discard, Game, Hand, HandLine, Pass, Trick, TurnUp, UnreadLine
+from imptools.record import (
+    Bid,
+    CardText,
+    Deal,
+    Discard,
+    Game,
+    Hand,
+    HandLine,
+    ImpTrick,
+    Pass,
+    Trick,
+    TurnUp,
+    UnreadLine,
+)
 from imptools.rules.report import Reporter
 
 Unknown = tuple[dict[tuple[int, int], str], dict[tuple[int, int], str], tuple[Finding, ...]]
-"""The tricks put in for lines that could not be read and for lines left out (`_play_judged`), each by its place,
-and the findings of trick lines read out of place."""
+"""The tricks put in for lines that could not be read and for lines left out (`TrickRuleset._play_judged`), each by
+its place, and the findings of trick lines read out of place."""
 
 CARD_SLIPS = ("duplicate-card", "not-held")
-"""The findings that prove a played card is a slip of the pen (nobody plays a card twice, or one he does not hold)."""
+"""The findings that prove a card played, passed or discarded is a slip of the pen (nobody plays a card twice, or one
+he does not hold)."""
 MAX_CARD_SLIPS = 3
 """At most this many card slips of one hand are read as meant; past that the record is judged as written."""
 MAX_READINGS = 200
@@ -58,8 +72,8 @@ def unread_tricks(hand: Hand) -> tuple[Hand, dict[tuple[int, int], str]]:
 def reordered_tricks(game: Game, hand: Hand) -> list[tuple[Hand, tuple[Finding, ...]]]:
     """`hand` read with its trick lines where the players played them, where they are plainly out of place: a line
     that repeats an earlier one (its number and every play) read once, and lines whose numbers are all different but
-    out of order read in the order of their numbers. With the `wrong-count` each move costs, on the line moved; no
-    reading where nothing is out of place."""
+    out of order read in the order of their numbers. With its `wrong-count` findings: one on each line read once,
+    one where the order first breaks; no reading where nothing is out of place."""
     tricks = hand.tricks
     if all(a.number < b.number for a, b in pairwise(tricks)):
         return []  # in order, none written twice: the common case, at once
@@ -145,17 +159,17 @@ def place_of(f: Finding) -> tuple[int, int]:
 
 
 def errors_in(findings: list[Finding]) -> int:
+    """How many of `findings` are errors (the measure by which one reading of a slip beats another)."""
     return sum(1 for f in findings if f.severity is Severity.ERROR)
 
 
 def at_places(f: Finding, places: dict[tuple[int, int], str]) -> bool:
+    """Whether `f` stands at one of `places` (line, column)."""
     return f.line is not None and f.column is not None and (f.line, f.column) in places
 
 
 def placed_cards(hand: Hand) -> list[CardText]:
     """Every card token the hand's tricks, discards, imp's trick, bids and turn-up place (not the deals)."""
-    from imptools.record import Bid, ImpTrick
-
     out: list[CardText] = []
     for line in hand.lines:
         if isinstance(line, Trick):

@@ -25,7 +25,7 @@ from imptools.rules.bottle_imp.variants import BY_NAME, LOPAKA, SEATS, VARIANTS
 from imptools.rules.checks import (
     deal_size_findings,
     duplicate_findings,
-    exchange_not_held_findings,
+    exchange_card_findings,
     name_findings,
     play_not_held_findings,
     trick_count_findings,
@@ -203,7 +203,7 @@ class BottleImp(TrickRuleset):
         name_findings(walk, players, report)
         duplicate_findings(hand, walk, setup.resolve, spell, report)
         deal_size_findings(hand, players, lambda who: setup.dealt(who, dealer), "the deal gives", report)
-        exchange_not_held_findings(hand, setup.resolve, report)
+        exchange_card_findings(hand, setup.resolve, report)
         discarded: dict[str, int] = {}
         for d in hand.discards:
             discarded[d.player.name] = discarded.get(d.player.name, 0) + len(d.cards)
