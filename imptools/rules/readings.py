@@ -235,5 +235,5 @@ def with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
 def with_dealt(hand: Hand, deal: Deal, cards: list[str]) -> Hand:
     """`hand` with `cards` added to the `deal` line (at column 0 of its line: no place of the record)."""
     added = tuple(CardText(c, deal.line, 0) for c in cards)
-    lines = [replace(x, cards=(*x.cards, *added)) if x is deal else x for x in hand.lines]
+    lines = [replace(x, cards=(*x.cards, *added)) if isinstance(x, Deal) and x is deal else x for x in hand.lines]
     return replace(hand, lines=tuple(lines))
