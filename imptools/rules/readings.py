@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import replace
 from itertools import pairwise
 
-from imptools.findings import Finding, Severity
+from imptools.findings import Finding
 from imptools.record import (
     Bid,
     CardText,
@@ -160,7 +160,7 @@ def place_of(f: Finding) -> tuple[int, int]:
 
 def errors_in(findings: list[Finding]) -> int:
     """How many of `findings` are errors (the measure by which one reading of a slip beats another)."""
-    return sum(1 for f in findings if f.severity is Severity.ERROR)
+    return sum(1 for f in findings if f.is_error)
 
 
 def at_places(f: Finding, places: dict[tuple[int, int], str]) -> bool:

@@ -486,19 +486,23 @@ class TrickRuleset(TokenRuleset):
             kept = [f for f in twice if place_of(f) in places]
             if len(places) * len(undealt) <= MAX_READINGS:
                 readings = [(with_card(hand, at, card), kept, at) for at in places for card in undealt]
-        for short in (f for f in outcome.findings if f.code == "hand-size" and not twice):
-            lines = [d for d in deals if (d.line, d.column) == place_of(short)]
-            if len(lines) != 1:
-                continue
-            who = lines[0].player.name
-            not_held = {place_of(f) for f in outcome.findings if f.code == "not-held" and f.player == who}
+        else:  # a deal line short of cards: the cards dealt to nobody that its player puts down
             placed = [*placed_cards(hand), *(x.card for x in hand.passes)]
-            held = [
-                c.text for c in placed if (c.line, c.column) in not_held and check(c.text, game).canonical in undealt
-            ]
-            if held:
-                readings.append((with_dealt(hand, lines[0], list(dict.fromkeys(held))), [short], place_of(short)))
-                break
+            for short in (f for f in outcome.findings if f.code == "hand-size"):
+                lines = [d for d in deals if (d.line, d.column) == place_of(short)]
+                if len(lines) != 1:
+                    continue
+                who = lines[0].player.name
+                not_held = {place_of(f) for f in outcome.findings if f.code == "not-held" and f.player == who}
+                held = [
+                    c.text
+                    for c in placed
+                    if (c.line, c.column) in not_held and check(c.text, game).canonical in undealt
+                ]
+                if held:
+                    dealt_too = with_dealt(hand, lines[0], list(dict.fromkeys(held)))
+                    readings.append((dealt_too, [short], place_of(short)))
+                    break
         named = place_of(twice[0]) if twice else None  # a card's second place, where the finding stands
         return self._best_reading(table, game, dealer, unknown, outcome, readings, named)
 
