@@ -90,6 +90,7 @@ def main() -> None:
     parser.add_argument("--partition", choices=["on", "off"], help="the solver's partition entries (default: its own)")
     parser.add_argument("--cap", type=int, help="entries a generation of the solver's tables (default: SOLVER_CAP)")
     parser.add_argument("--duel-slots", type=int, help="the most slots of `Duel`'s table (default: DUEL_SLOTS)")
+    parser.add_argument("--duel-exact", type=int, help="the most exact values `Duel` works out (default: DUEL_EXACT)")
     parser.add_argument("--only", type=int, nargs="+", help="these hands of the table's game alone")
     parser.add_argument("--builds", nargs="+", metavar="NAME=SOURCE:FLAGS", help="C solvers to alternate, hand by hand")
     parser.add_argument("--no-choices", action="store_true", help="the plays alone, as `imp analyse --no-choices`")
@@ -113,13 +114,16 @@ def main() -> None:
         searched.PARTITION = args.partition == "on"
     searched.CAP = args.cap  # read by `new_solver` and `_duel` in the children, None for the classes' default
     searched.DUEL_MOST = args.duel_slots
+    if args.duel_exact is not None:
+        searched.DUEL_EXACT = args.duel_exact
 
     compiled = not searched.__file__ or not searched.__file__.endswith(".py")
     print(f"search: {'compiled' if compiled else 'Python'} ({searched.__file__})")
     native = getattr(searched, "NATIVE_SOLVER", None)  # Botifarra's solver written in C, where it was built
     print(f"three- and four-player solver: {'C (' + native.__module__ + ')' if native else 'Python'}"
           f", partition entries {'on' if searched.PARTITION else 'off'}"
-          f", tables: cap {args.cap or 'default'}, duel slots {args.duel_slots or 'default'}")  # fmt: skip
+          f", tables: cap {args.cap or 'default'}, duel slots {args.duel_slots or 'default'}"
+          f", exact values {searched.DUEL_EXACT}")  # fmt: skip
     ctx = mp.get_context("fork")
     for table in args.tables:
         hands = args.hands or (20 if TABLES[table][0] == 4 else 5)

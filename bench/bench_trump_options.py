@@ -43,6 +43,7 @@ def main() -> None:
     parser.add_argument("--partition", choices=["on", "off"], help="the solver's partition entries (default: its own)")
     parser.add_argument("--cap", type=int, help="entries a generation of the solver's tables (default: SOLVER_CAP)")
     parser.add_argument("--duel-slots", type=int, help="the most slots of `Duel`'s table (default: DUEL_SLOTS)")
+    parser.add_argument("--duel-exact", type=int, help="the most exact values `Duel` works out (default: DUEL_EXACT)")
     parser.add_argument("--windows", action="store_true", help="each option's null windows")
     args = parser.parse_args()
     asked: dict[int, list[tuple[int, int, int]]] = {}  # a solver's windows: (b, the bound returned, positions)
@@ -75,6 +76,8 @@ def main() -> None:
         position.PARTITION = args.partition == "on"
     position.CAP = args.cap
     position.DUEL_MOST = args.duel_slots
+    if args.duel_exact is not None:
+        position.DUEL_EXACT = args.duel_exact
 
     def windows(s: Search) -> str:
         """With `--windows`, the null windows `s`'s solver was asked so far, on a line of their own."""

@@ -264,3 +264,117 @@ def test_a_signal_stops_the_search_and_the_solver_stays_sound(cduel: ModuleType)
     assert 0 < c.nodes < whole.nodes  # stopped within the search, not after it
     p = python_duel.Duel(pos.rules, pos.trump, pos.under)
     assert c.gain(*state, 9, 10) == p.gain(*state, 9, 10) == 10
+
+
+# --------------------------------------------------------------------------- the table of exact values
+
+EXACT = 1 << 26
+"""The analysis's `position.DUEL_EXACT`: every trick start of a `rector-vicar` hand, the last tricks' of a
+`piles-and-hand` one."""
+
+
+def walk_both(cduel: ModuleType, pos: SearchBotifarra, rules: str, rng: Random, plays: int) -> tuple[Any, Any]:
+    """A solver with the table of exact values and one without, asked the same windows along `plays` random legal
+    plays from `pos`, for both seats: the same value for the whole window, and for a null window a result on the
+    same side of it that bounds the value as fail-soft asks (at least the value where the search failed low, at
+    most it where it failed high)."""
+    exact: Any = cduel.Duel(rules, pos.trump, pos.under, exact=EXACT)
+    plain: Any = cduel.Duel(rules, pos.trump, pos.under)
+    for _ in range(plays):
+        for seat in (0, 1):
+            state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, seat)
+            value = plain.gain(*state, -1000, 1000)
+            assert exact.gain(*state, -1000, 1000) == value, (seat, pos.live)
+            for bound in (value - 1, value, value + 1, rng.randrange(0, 150)):
+                got = exact.gain(*state, bound - 1, bound)
+                assert (got >= bound) == (value >= bound)
+                assert value <= got if got < bound else value >= got
+        if not pos.live:
+            break
+        pos.play(rng.choice(pos.legal()))
+    return exact, plain
+
+
+@pytest.mark.parametrize(("variant", "trick"), [("rector-vicar", 1), ("rector-vicar", 9), ("piles-and-hand", 15)])
+def test_the_table_of_exact_values_gives_the_searchs_values_everywhere(
+    cduel: ModuleType, variant: str, trick: int
+) -> None:
+    """Whole hands from trick 1 and later tricks, a trump and botifarra each, every play rule: a solver that works
+    out the trick starts' exact values first answers every window as the one that searches them, play after play
+    to the hand's end, with far fewer positions visited."""
+    rng = Random(variant + str(trick))
+    for seed, (word, trump) in zip((1, 2, 3), (TRUMPS[0], TRUMPS[-1], TRUMPS[2]), strict=True):
+        pos = with_trump(hand_start(variant, 40 + seed, trick), trump)
+        rules = list(TABLES)[seed % 3]
+        exact, plain = walk_both(cduel, pos, rules, rng, 48)
+        assert exact.exact > 0, (word, rules)
+        assert exact.nodes < plain.nodes, (word, rules)
+    if variant == "rector-vicar" and trick == 1:
+        assert exact.exact == 2 * sum(count * count for count in RECTOR_VICAR_STATES)  # every trick start
+
+
+RECTOR_VICAR_STATES = [sum(1 for d in range(5**6) if sum(d // 5**i % 5 for i in range(6)) == k) for k in range(25)]
+"""How many ways six piles of four can have lost `k` cards between them: a player's states at each level."""
+
+
+def test_a_pile_broken_by_a_card_played_from_under_it_is_searched(cduel: ModuleType) -> None:
+    """A card played from inside a pile (`not-visible`: it leaves the pile, whose top card stays up) leaves cards
+    that no legal play leaves: the table does not hold that position, and the solver searches it, with the plain
+    search's value."""
+    pos = with_trump(hand_start("rector-vicar", 7, 4), 1)
+    exact: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT)
+    plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0, -1000, 1000)
+    assert exact.gain(*state) == plain.gain(*state) and exact.exact > 0
+    seat = pos.leader
+    inside = next(b for b in range(48) if pos.hands[seat] >> b & 1 and not pos.free[seat] >> b & 1 and pos.under[b])
+    hands = list(pos.hands)
+    hands[seat] ^= 1 << inside
+    other = 1 - seat
+    answer = pos.free[other] & -pos.free[other]  # any card of the other's, as the trick's second
+    hands[other] ^= answer
+    free = [pos.free[0], pos.free[1]]
+    free[other] = (free[other] ^ answer) | pos.under[answer.bit_length() - 1]
+    live = pos.live ^ (1 << inside) ^ answer
+    points = pos.live_points - POINTS_OF[inside] - POINTS_OF[answer.bit_length() - 1]
+    before = exact.nodes
+    for seat_asked in (0, 1):
+        broken = (hands, free, live, points, pos.leader, [], seat_asked, -1000, 1000)
+        assert exact.gain(*broken) == plain.gain(*broken)
+    assert exact.nodes - before > 1000  # searched, not read from the table
+
+
+def test_a_signal_while_the_table_is_worked_out_stops_it_and_the_solver_stays_sound(cduel: ModuleType) -> None:
+    """The table of a whole `rector-vicar` hand takes seconds: a signal's handler that raises meanwhile comes out of
+    `gain`, and the next `gain` works the table out again and answers as the plain search."""
+    pos = with_trump(hand_start("rector-vicar", 1, 1), None)
+    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT)
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0)
+
+    def stop(signum: int, frame: object) -> None:
+        raise Stop
+
+    old = signal.signal(signal.SIGALRM, stop)
+    signal.setitimer(signal.ITIMER_REAL, 0.2)
+    try:
+        with pytest.raises(Stop):
+            c.gain(*state, -1000, 1000)
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, old)
+    assert c.exact == 0
+    plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    assert c.gain(*state, -1000, 1000) == plain.gain(*state, -1000, 1000)
+    assert c.exact > 0 and c.nodes == 1
+
+
+def test_no_table_is_kept_where_even_the_last_trick_is_too_many(cduel: ModuleType) -> None:
+    """`exact` caps the values worked out: below the last trick's two, none are, and the solver searches."""
+    pos = with_trump(hand_start("piles-and-hand", 3, 20), 2)
+    small: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=1)
+    plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 1, -1000, 1000)
+    assert small.gain(*state) == plain.gain(*state)
+    assert small.exact == 0 and small.nodes == plain.nodes
+    with pytest.raises(ValueError, match="exact"):
+        cduel.Duel(pos.rules, pos.trump, pos.under, exact=-1)

@@ -5,6 +5,10 @@
  * doubling), so its values and `nodes` are the Python class's (tests/test_native_duel.py). The search holds no
  * Python object: the cards are 48-bit masks in `uint64_t`, the table two flat arrays (12 bytes a slot, as the
  * Python class's `array`s), freed with the solver. docs/ANALYSIS.md says how the search works.
+ *
+ * One thing it adds, off unless asked (`exact`, which the analysis sets: `position.DUEL_EXACT`): a table of the
+ * exact values of the trick starts, worked out before the search from the last trick back (`Exact` below). The
+ * values stay the Python class's; the positions visited fall (the same test compares them).
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -144,6 +148,38 @@ static inline int64_t slot_of(int64_t key, int64_t mask)
     return (int64_t)((((k & 0xFFFFFF) * 0x9E3779B1ULL ^ (k >> 24) * 0x85EBCA77ULL) >> 24) & (uint64_t)mask);
 }
 
+
+/* ------------------------------------------------------------------------ the table of exact values
+
+ * With two players every card lies in a pile (a card in hand is a pile of one), and the piles are played from the
+ * top: a player's cards left are told by how many cards each of his piles has lost, and a trick start by the two
+ * players' counts and the leader. Where those trick starts are few enough (`exact_most`: every one in
+ * `rector-vicar`, some 39M from trick 1; the last tricks' in `piles-and-hand`, whose eight cards in hand make
+ * thousands of times more), their exact values are worked out once, from the last trick back, every lead against
+ * every answer (the level below in the cache: a level is at most a few megabytes), and the search reads them in
+ * place of searching: a trick start at a level the table holds is valued at once. The values are the search's (the
+ * same minimax over the same legal cards), so every answer is the same; only the positions visited fall. */
+#define EXACT_MAX_PILES 24
+#define EXACT_MAX_STATES (1 << 22)
+
+typedef struct {
+    int piles[2];                                  /* each player's piles (his cards in hand one each) */
+    int size[2][EXACT_MAX_PILES];                  /* their cards at the table's root */
+    int card[2][EXACT_MAX_PILES][4 * 12];          /* their cards, the top one first */
+    uint64_t pile[2][EXACT_MAX_PILES];             /* their cards as a mask */
+    int64_t weight[2][EXACT_MAX_PILES];            /* a pile's digit in a player's state (the cards it lost) */
+    int pile_of[48];                               /* the pile a card lies in */
+    int states[2];                                 /* a player's states: the product of his piles' sizes + 1 */
+    int cards;                                     /* each player's cards at the root: the levels 0 to `cards` */
+    int from;                                      /* the lowest level held (0: every trick start) */
+    uint8_t *level[2];                             /* a state's level: the cards its player has played */
+    int32_t *rank[2];                              /* its place among its level's states */
+    uint64_t *tops[2];                             /* the cards its player may play: his piles' top cards */
+    int count[2][49];                              /* the states of each level */
+    int64_t base[49];                              /* where a level's values start in `value` */
+    uint8_t *value;                                /* the first seat's sum from each trick start held */
+} Exact;
+
 typedef struct {
     PyObject_HEAD
     PyObject *weakrefs;
@@ -161,6 +197,11 @@ typedef struct {
     long long nodes;
     int failed; /* the table could not double: `gain` raises MemoryError */
     int stopped; /* a signal's handler raised (Ctrl-C): the search unwinds, storing nothing, and `gain` raises */
+    long long exact_most; /* the most entries of the table of exact values (`Exact`), 0 for none */
+    Exact *exact;         /* built at the first trick start `gain` is asked from, NULL if none was */
+    int exact_tried;      /* whether it was: one attempt a solver */
+    int exact_on;         /* whether this `gain`'s position lies in it (its piles as the table has them) */
+    long long exact_entries; /* the exact values it holds */
     /* the search's state, set by `gain` */
     uint64_t hands[2];
     uint64_t free[2];
@@ -382,6 +423,261 @@ static uint64_t settled(const DuelObject *d, uint64_t legal, int seat, int k, in
     return out;
 }
 
+/* ------------------------------------------------------------------------ the table of exact values: its work */
+
+static void exact_free(Exact *x)
+{
+    if (x == NULL) return;
+    for (int s = 0; s < 2; s++) {
+        free(x->level[s]);
+        free(x->rank[s]);
+        free(x->tops[s]);
+    }
+    free(x->value);
+    free(x);
+}
+
+/* A player's state where `live` holds the cards left: each pile's cards lost, by its weight. */
+static inline int64_t exact_state(const Exact *x, int s, uint64_t live)
+{
+    int64_t st = 0;
+    for (int i = 0; i < x->piles[s]; i++) st += (x->size[s][i] - popcount(live & x->pile[s][i])) * x->weight[s][i];
+    return st;
+}
+
+/* Where the trick start of states `a`, `b` (the first and second seat's) and leader `lead` lies in `value`. */
+static inline int64_t exact_index(const Exact *x, int k, int64_t a, int64_t b, int lead)
+{
+    return x->base[k] + ((int64_t)x->rank[0][a] * x->count[1][k] + x->rank[1][b]) * 2 + lead;
+}
+
+/* The piles of each player at a trick start (`hands`, `free`: his cards and those he may play; `under`), or 0 where
+ * they do not make piles the table can count (a card under none of his free cards, too many states). */
+static int exact_piles(Exact *x, const DuelObject *d, const uint64_t hands[2], const uint64_t free_[2])
+{
+    for (int b = 0; b < 48; b++) x->pile_of[b] = -1;
+    int64_t total[2];
+    for (int s = 0; s < 2; s++) {
+        uint64_t seen = 0, tops = free_[s];
+        int n = 0;
+        int64_t states = 1;
+        while (tops) {
+            if (n == EXACT_MAX_PILES) return 0;
+            int c = low_bit(tops);
+            tops &= tops - 1;
+            int m = 0;
+            uint64_t pile = 0;
+            for (;;) {
+                uint64_t bb = 1ULL << c;
+                if (!(hands[s] & bb) || (seen & bb)) return 0;
+                seen |= bb;
+                pile |= bb;
+                x->card[s][n][m++] = c;
+                x->pile_of[c] = n;
+                if (!d->under[c]) break;
+                c = low_bit(d->under[c]);
+            }
+            x->size[s][n] = m;
+            x->pile[s][n] = pile;
+            x->weight[s][n] = states;
+            states *= m + 1;
+            if (states > EXACT_MAX_STATES) return 0;
+            n++;
+        }
+        if (seen != hands[s]) return 0;
+        x->piles[s] = n;
+        x->states[s] = (int)states;
+        total[s] = popcount(hands[s]);
+    }
+    if (total[0] != total[1] || total[0] == 0) return 0;
+    x->cards = (int)total[0];
+    return 1;
+}
+
+/* Each player's states: level, place in it, the cards he may play; each level's states counted. */
+static int exact_states(Exact *x)
+{
+    for (int s = 0; s < 2; s++) {
+        int n = x->states[s];
+        x->level[s] = (uint8_t *)malloc((size_t)n);
+        x->rank[s] = (int32_t *)malloc((size_t)n * sizeof(int32_t));
+        x->tops[s] = (uint64_t *)malloc((size_t)n * sizeof(uint64_t));
+        if (x->level[s] == NULL || x->rank[s] == NULL || x->tops[s] == NULL) return 0;
+        memset(x->count[s], 0, sizeof x->count[s]);
+        for (int st = 0; st < n; st++) {
+            int rest = st, level = 0;
+            uint64_t tops = 0;
+            for (int i = 0; i < x->piles[s]; i++) {
+                int lost = rest % (x->size[s][i] + 1);
+                rest /= x->size[s][i] + 1;
+                level += lost;
+                if (lost < x->size[s][i]) tops |= 1ULL << x->card[s][i][lost];
+            }
+            x->level[s][st] = (uint8_t)level;
+            x->rank[s][st] = x->count[s][level]++;
+            x->tops[s][st] = tops;
+        }
+    }
+    return 1;
+}
+
+/* The lowest level whose trick starts, with every level below it, fit `most` entries; -1 if not even the last
+ * trick's do. */
+static int exact_from(Exact *x, long long most)
+{
+    int64_t entries = 0;
+    int from = -1;
+    for (int k = x->cards; k >= 0; k--) {
+        int64_t here = (int64_t)x->count[0][k] * x->count[1][k] * 2;
+        if (entries + here > most) break;
+        entries += here;
+        from = k;
+    }
+    if (from < 0) return -1;
+    int64_t at = 0;
+    for (int k = from; k <= x->cards; k++) {
+        x->base[k] = at;
+        at += (int64_t)x->count[0][k] * x->count[1][k] * 2;
+    }
+    x->from = from;
+    return 0;
+}
+
+/* Each player's states by level, in their order (the inverse of `rank`). */
+static int32_t *exact_by_level(const Exact *x, int s, int64_t starts[50])
+{
+    int32_t *out = (int32_t *)malloc((size_t)x->states[s] * sizeof(int32_t));
+    if (out == NULL) return NULL;
+    starts[0] = 0;
+    for (int k = 0; k <= x->cards; k++) starts[k + 1] = starts[k] + x->count[s][k];
+    for (int st = 0; st < x->states[s]; st++) out[starts[x->level[s][st]] + x->rank[s][st]] = st;
+    return out;
+}
+
+/* The values, from the last trick start back to `from`: seat 0's sum, the leader's best lead against the other's
+ * best answer to it (the legal answers of `legal_coded`, as the search's). 0 where a signal's handler raised. */
+static int exact_values(DuelObject *d, Exact *x)
+{
+    int64_t starts[2][50];
+    int32_t *by[2] = {exact_by_level(x, 0, starts[0]), exact_by_level(x, 1, starts[1])};
+    int ok = by[0] != NULL && by[1] != NULL;
+    int trump = d->trump, cells = d->cells;
+    for (int k = x->cards; ok && k >= x->from; k--) {
+        uint8_t *here = x->value + x->base[k];
+        if (k == x->cards) {
+            here[0] = here[1] = 0;
+            continue;
+        }
+        if (PyErr_CheckSignals() < 0) {
+            ok = 0;
+            break;
+        }
+        const uint8_t *next = x->value + x->base[k + 1];
+        int64_t width = x->count[1][k + 1];
+        for (int64_t i = starts[0][k]; i < starts[0][k + 1]; i++) {
+            int64_t a = by[0][i];
+            uint64_t free_a = x->tops[0][a];
+            for (int64_t j = starts[1][k]; j < starts[1][k + 1]; j++) {
+                int64_t b = by[1][j];
+                uint64_t free_b = x->tops[1][b];
+                for (int lead = 0; lead < 2; lead++) {
+                    /* seat 0's sum: the leader's lead `c` from `leads`, the follower's answers `e` from `reply` */
+                    uint64_t leads = lead ? free_b : free_a, reply = lead ? free_a : free_b;
+                    int best = lead ? 255 : -1;
+                    while (leads) {
+                        int c = low_bit(leads);
+                        leads &= leads - 1;
+                        int64_t led_state = (lead ? b : a) + x->weight[lead][x->pile_of[c]];
+                        int32_t led_rank = x->rank[lead][led_state];
+                        uint64_t answers = legal_coded(cells, trump, c / 12, c, 0, reply);
+                        int worst = lead ? -1 : 255; /* the follower's best, as seat 0's sum */
+                        while (answers) {
+                            int e = low_bit(answers);
+                            answers &= answers - 1;
+                            int32_t answer_rank = x->rank[1 - lead][(lead ? a : b) + x->weight[1 - lead][x->pile_of[e]]];
+                            int taker = beats(e, c, trump) ? 1 - lead : lead;
+                            int64_t at = lead ? ((int64_t)answer_rank * width + led_rank) : ((int64_t)led_rank * width + answer_rank);
+                            int v = next[at * 2 + taker] + (taker == 0 ? 2 * (POINTS_OF[c] + POINTS_OF[e]) + 1 : 0);
+                            if (lead ? v > worst : v < worst) {
+                                worst = v;
+                                if (lead ? worst >= best : worst <= best) break; /* no better than a lead tried */
+                            }
+                        }
+                        if (lead ? worst < best : worst > best) best = worst;
+                    }
+                    here[((i - starts[0][k]) * x->count[1][k] + (j - starts[1][k])) * 2 + lead] = (uint8_t)best;
+                }
+            }
+        }
+    }
+    free(by[0]);
+    free(by[1]);
+    return ok;
+}
+
+/* The table of exact values from the trick start `gain` was asked from, NULL where none can be made (piles the table
+ * cannot count, too little memory for even the last trick). -1 with an exception where a signal's handler raised. */
+static int exact_build(DuelObject *d, const uint64_t hands[2], const uint64_t free_[2])
+{
+    Exact *x = (Exact *)calloc(1, sizeof(Exact));
+    if (x == NULL) return 0;
+    if (!exact_piles(x, d, hands, free_) || !exact_states(x) || exact_from(x, d->exact_most) < 0) {
+        exact_free(x);
+        return 0;
+    }
+    int64_t entries = x->base[x->cards] + 2;
+    x->value = (uint8_t *)malloc((size_t)entries);
+    if (x->value == NULL) {
+        exact_free(x);
+        return 0;
+    }
+    if (!exact_values(d, x)) {
+        exact_free(x);
+        return PyErr_Occurred() ? -1 : 0;
+    }
+    d->exact = x;
+    d->exact_entries = entries;
+    return 0;
+}
+
+/* Whether the position `gain` is asked from lies in the table: each pile's cards left are its lowest ones, and each
+ * player may play his piles' top cards (after the trick's first card, where there is one), as a legal play leaves
+ * them (a card played out of turn, `not-visible`, breaks a pile: the search values that position). */
+static int exact_holds(const Exact *x, const uint64_t hands[2], const uint64_t free_[2], uint64_t live, int leader,
+                       int led)
+{
+    for (int s = 0; s < 2; s++) {
+        uint64_t mine = 0;
+        for (int i = 0; i < x->piles[s]; i++) {
+            uint64_t left = live & x->pile[s][i];
+            int lost = x->size[s][i] - popcount(left);
+            for (int m = lost; m < x->size[s][i]; m++)
+                if (!(left >> x->card[s][i][m] & 1)) return 0;
+            mine |= x->pile[s][i];
+        }
+        uint64_t held = hands[s] | (led >= 0 && s == leader ? 1ULL << led : 0);
+        if (held != (live & mine)) return 0;
+        uint64_t tops = x->tops[s][exact_state(x, s, live)];
+        if (led >= 0 && s == leader) {
+            if (!(tops >> led & 1)) return 0;
+            int i = x->pile_of[led], lost = x->size[s][i] - popcount(live & x->pile[s][i]);
+            tops ^= 1ULL << led;
+            if (lost + 1 < x->size[s][i]) tops |= 1ULL << x->card[s][i][lost + 1];
+        }
+        if (tops != free_[s]) return 0;
+    }
+    return 1;
+}
+
+/* Seat 0's sum from the trick start of `live` and `lead`, -1 where the table does not hold its level. */
+static inline int exact_value(const Exact *x, uint64_t live, int lead)
+{
+    int64_t a = exact_state(x, 0, live);
+    int k = x->level[0][a];
+    if (k < x->from) return -1;
+    return x->value[exact_index(x, k, a, exact_state(x, 1, live), lead)];
+}
+
 /* Duel.node: the sum the searching seat wins from here, fail-soft in (alpha, beta) */
 static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_t alpha, int64_t beta)
 {
@@ -397,6 +693,10 @@ static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_
     if (k == 0) {
         uint64_t lv = d->live;
         if (!lv) return 0;
+        if (d->exact_on) {
+            int v = exact_value(d->exact, lv, lead);
+            if (v >= 0) return me ? 2 * d->live_points + popcount(lv) / 2 - v : v;
+        }
         int left = popcount(lv);
         if (left == 2) { /* the last trick: one card each */
             int b0 = bitlen(free[lead]) - 1;
@@ -568,12 +868,13 @@ static int pair_arg(PyObject *o, uint64_t out[2], const char *what)
 
 static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"rules", "trump", "under", "slots", "first", NULL};
+    static char *kwlist[] = {"rules", "trump", "under", "slots", "first", "exact", NULL};
     PyObject *rules, *under;
     int trump;
-    long long slots = DUEL_SLOTS, first = FIRST_SLOTS;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|LL", kwlist, &rules, &trump, &under, &slots, &first))
+    long long slots = DUEL_SLOTS, first = FIRST_SLOTS, exact = 0;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|LLL", kwlist, &rules, &trump, &under, &slots, &first, &exact))
         return -1;
+    if (exact < 0) return fail(PyExc_ValueError, "exact: the most exact values to hold, 0 for none");
     if (trump < -1 || trump > 3) return fail(PyExc_ValueError, "trump: a suit 0 to 3, or -1 for botifarra");
     long long size = first < slots ? first : slots;
     if (size < 2 || (size & (size - 1)) || slots < 2 || (slots & (slots - 1)))
@@ -619,6 +920,11 @@ static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
     self->nodes = 0;
     self->failed = 0;
     self->stopped = 0;
+    exact_free(self->exact);
+    self->exact = NULL;
+    self->exact_most = exact;
+    self->exact_tried = self->exact_on = 0;
+    self->exact_entries = 0;
     self->hands[0] = self->hands[1] = self->free[0] = self->free[1] = 0;
     self->me = self->to_lead = 0;
     self->live = 0;
@@ -631,8 +937,10 @@ static void Duel_dealloc(DuelObject *self)
     if (self->weakrefs != NULL) PyObject_ClearWeakRefs((PyObject *)self);
     free(self->keys);
     free(self->vals);
+    exact_free(self->exact);
     self->keys = NULL;
     self->vals = NULL;
+    self->exact = NULL;
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
 
@@ -677,6 +985,17 @@ static PyObject *Duel_gain(DuelObject *self, PyObject *args, PyObject *kwds)
     self->live = lv;
     self->live_points = live_points;
     self->stopped = 0;
+    self->exact_on = 0;
+    if (self->exact_most > 0) {
+        if (self->exact == NULL && !self->exact_tried && led < 0) {
+            self->exact_tried = 1;
+            if (exact_build(self, h, f) < 0) {
+                self->exact_tried = 0; /* stopped by a signal: the next `gain` builds it again */
+                return NULL;
+            }
+        }
+        if (self->exact != NULL) self->exact_on = exact_holds(self->exact, h, f, lv, leader, led);
+    }
     int64_t got;
     if (led >= 0)
         got = node(self, 1, leader, led, 2 * POINTS_OF[led], alpha, beta);
@@ -767,6 +1086,8 @@ static PyMemberDef Duel_members[] = {
     {"slots", T_LONGLONG, offsetof(DuelObject, size), READONLY, "The table's slots now."},
     {"taken", T_LONGLONG, offsetof(DuelObject, taken), READONLY, "The table's slots taken."},
     {"most", T_LONGLONG, offsetof(DuelObject, most), READONLY, "The most slots the table may grow to."},
+    {"exact", T_LONGLONG, offsetof(DuelObject, exact_entries), READONLY,
+     "The exact values worked out for the trick starts (0 where none were)."},
     {NULL, 0, 0, 0, NULL},
 };
 

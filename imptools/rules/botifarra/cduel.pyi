@@ -16,7 +16,9 @@ class Duel:
     """`duel.Duel` in C: a player's sum (twice the card points and a point per trick) from a two-player position."""
 
     nodes: int
-    def __init__(self, rules: str, trump: int, under: list[int], slots: int = ..., first: int = ...) -> None: ...
+    def __init__(
+        self, rules: str, trump: int, under: list[int], slots: int = ..., first: int = ..., exact: int = ...
+    ) -> None: ...
     def gain(
         self,
         hands: list[int],
@@ -40,3 +42,6 @@ class Duel:
     def taken(self) -> int: ...
     @property
     def most(self) -> int: ...
+    @property
+    def exact(self) -> int:
+        """The exact values worked out for the trick starts (0 where none were)."""

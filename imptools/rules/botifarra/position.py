@@ -92,6 +92,12 @@ DUEL_MOST: int | None = None
 """The most slots of `Duel`'s table (None: the classes' default, `duel.DUEL_SLOTS`); the benches set it
 (`bench_botifarra.py --duel-slots`)."""
 
+DUEL_EXACT: int = 1 << 26
+"""The most trick starts whose exact values `cduel.Duel` works out before it searches (one byte each: 64 MB at the
+most): every one of a `rector-vicar` hand (some 39M from trick 1), the last tricks' of a `piles-and-hand` one
+(docs/PERFORMANCE.md). The Python class keeps no such table (the same values, more positions searched); the benches
+set it (`bench_botifarra.py --duel-exact`, 0 for none)."""
+
 
 def new_solver(rules: str, trump: int, partner: list[int], partition: bool | None = None) -> Solver | NativeSolver:
     """The solver `answer` asks: the one written in C where it was built, else the Python class (the same positions,
@@ -355,7 +361,10 @@ class SearchBotifarra:
         card points and the tricks, `duel.least_sum`), the sum searched by `Duel`, its result counted back."""
         if self._duel_solver is None:
             most = DUEL_SLOTS if DUEL_MOST is None else DUEL_MOST
-            self._duel_solver = Duel(self.rules, self.trump, self.under, most)
+            if NATIVE_SOLVER is None:
+                self._duel_solver = Duel(self.rules, self.trump, self.under, most)
+            else:
+                self._duel_solver = Duel(self.rules, self.trump, self.under, most, exact=DUEL_EXACT)
         seat = self.seat[player]
         side = 1 << seat
         lo, hi = self._known(side)
