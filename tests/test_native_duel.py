@@ -274,11 +274,11 @@ EXACT = 1 << 26
 
 
 def walk_both(cduel: ModuleType, pos: SearchBotifarra, rules: str, rng: Random, plays: int) -> tuple[Any, Any]:
-    """A solver with the table of exact values and one without, asked the same windows along `plays` random legal
-    plays from `pos`, for both seats: the same value for the whole window, and for a null window a result on the
-    same side of it that bounds the value as fail-soft asks (at least the value where the search failed low, at
-    most it where it failed high)."""
-    exact: Any = cduel.Duel(rules, pos.trump, pos.under, exact=EXACT)
+    """A solver with the table of exact values (worked out at once) and one without, asked the same windows along
+    `plays` random legal plays from `pos`, for both seats: the same value for the whole window, and for a null
+    window a result on the same side of it that bounds the value as fail-soft asks (at least the value where the
+    search failed low, at most it where it failed high)."""
+    exact: Any = cduel.Duel(rules, pos.trump, pos.under, exact=EXACT, exact_after=0)
     plain: Any = cduel.Duel(rules, pos.trump, pos.under)
     for _ in range(plays):
         for seat in (0, 1):
@@ -322,7 +322,7 @@ def test_a_pile_broken_by_a_card_played_from_under_it_is_searched(cduel: ModuleT
     that no legal play leaves: the table does not hold that position, and the solver searches it, with the plain
     search's value."""
     pos = with_trump(hand_start("rector-vicar", 7, 4), 1)
-    exact: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT)
+    exact: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT, exact_after=0)
     plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
     state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0, -1000, 1000)
     assert exact.gain(*state) == plain.gain(*state) and exact.exact > 0
@@ -348,7 +348,7 @@ def test_a_signal_while_the_table_is_worked_out_stops_it_and_the_solver_stays_so
     """The table of a whole `rector-vicar` hand takes seconds: a signal's handler that raises meanwhile comes out of
     `gain`, and the next `gain` works the table out again and answers as the plain search."""
     pos = with_trump(hand_start("rector-vicar", 1, 1), None)
-    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT)
+    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT, exact_after=0)
     state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0)
 
     def stop(signum: int, frame: object) -> None:
@@ -378,3 +378,29 @@ def test_no_table_is_kept_where_even_the_last_trick_is_too_many(cduel: ModuleTyp
     assert small.exact == 0 and small.nodes == plain.nodes
     with pytest.raises(ValueError, match="exact"):
         cduel.Duel(pos.rules, pos.trump, pos.under, exact=-1)
+    with pytest.raises(ValueError, match="exact_after"):
+        cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT, exact_after=-2)
+
+
+@pytest.mark.parametrize(
+    ("variant", "trick", "trump", "worked_out"), [("piles-and-hand", 8, 1, False), ("rector-vicar", 1, None, True)]
+)
+def test_the_table_is_worked_out_only_once_the_search_has_spent_an_eighth_of_its_cost(
+    cduel: ModuleType, variant: str, trick: int, trump: int | None, worked_out: bool
+) -> None:
+    """As the analysis asks (`exact_after` left to the solver): a search shorter than the table would take to work
+    out (a `piles-and-hand` position at trick 8: 1.4M positions, a table of the last tricks' 12.9M values) never
+    pays for it and visits the plain search's very positions; a long one (a whole `rector-vicar` hand without a
+    trump, whose table holds every trick start) stops after an eighth of the table's values in positions, works the
+    table out and answers from it, the plain search's value for far fewer positions."""
+    pos = with_trump(hand_start(variant, 2, trick), trump)
+    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT)
+    plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0, -1000, 1000)
+    assert c.gain(*state) == plain.gain(*state)
+    if worked_out:
+        assert c.exact == 2 * sum(count * count for count in RECTOR_VICAR_STATES)
+        assert c.exact // 8 <= c.nodes <= c.exact // 8 + (1 << 16)
+        assert c.nodes < plain.nodes // 5
+    else:
+        assert c.exact == 0 and c.nodes == plain.nodes

@@ -162,6 +162,15 @@ static inline int64_t slot_of(int64_t key, int64_t mask)
 #define EXACT_MAX_PILES 24
 #define EXACT_MAX_STATES (1 << 22)
 
+/* A search that needs less time than the table takes to work out should not pay for it (an endgame, one world of
+ * many, a position in the middle of a hand). So the table is planned at once (how many values: milliseconds) but
+ * worked out only once the solver has visited, since, as many positions as its values over `EXACT_RENT` where the
+ * table holds every trick start from there (the search after it is a few positions: a long search pays at most an
+ * eighth more), and `EXACT_RENT_PART` times as many where it holds only the last tricks' (the search goes on above
+ * them, some positions fewer; each value costs about half a searched position, docs/PERFORMANCE.md). */
+#define EXACT_RENT 8
+#define EXACT_RENT_PART 2
+
 typedef struct {
     int piles[2];                                  /* each player's piles (his cards in hand one each) */
     int size[2][EXACT_MAX_PILES];                  /* their cards at the table's root */
@@ -197,11 +206,15 @@ typedef struct {
     long long nodes;
     int failed; /* the table could not double: `gain` raises MemoryError */
     int stopped; /* a signal's handler raised (Ctrl-C): the search unwinds, storing nothing, and `gain` raises */
-    long long exact_most; /* the most entries of the table of exact values (`Exact`), 0 for none */
-    Exact *exact;         /* built at the first trick start `gain` is asked from, NULL if none was */
-    int exact_tried;      /* whether it was: one attempt a solver */
-    int exact_on;         /* whether this `gain`'s position lies in it (its piles as the table has them) */
-    long long exact_entries; /* the exact values it holds */
+    long long exact_most;    /* the most entries of the table of exact values (`Exact`), 0 for none */
+    long long exact_after;   /* the positions searched before its values are worked out, -1 for `EXACT_RENT`'s */
+    Exact *exact;            /* planned at the first trick start `gain` is asked from, NULL if none was */
+    int exact_tried;         /* whether it was: one plan a solver */
+    int exact_on;            /* whether this `gain`'s position lies in it (its piles as the table has them) */
+    int exact_due;           /* the search stopped to work the values out (the positions it may visit are spent) */
+    long long exact_since;   /* `nodes` when it was planned */
+    long long exact_budget;  /* the positions the search may visit after that before the values are worked out */
+    long long exact_entries; /* the exact values it holds, 0 until they are worked out */
     /* the search's state, set by `gain` */
     uint64_t hands[2];
     uint64_t free[2];
@@ -615,28 +628,42 @@ static int exact_values(DuelObject *d, Exact *x)
     return ok;
 }
 
-/* The table of exact values from the trick start `gain` was asked from, NULL where none can be made (piles the table
- * cannot count, too little memory for even the last trick). -1 with an exception where a signal's handler raised. */
-static int exact_build(DuelObject *d, const uint64_t hands[2], const uint64_t free_[2])
+/* The table of exact values planned from the trick start `gain` was asked from (its piles, states and levels; the
+ * values not yet worked out): `d->exact` stays NULL where none can be made (piles the table cannot count, too few
+ * entries allowed for even the last trick). */
+static void exact_plan(DuelObject *d, const uint64_t hands[2], const uint64_t free_[2])
 {
     Exact *x = (Exact *)calloc(1, sizeof(Exact));
-    if (x == NULL) return 0;
+    if (x == NULL) return;
     if (!exact_piles(x, d, hands, free_) || !exact_states(x) || exact_from(x, d->exact_most) < 0) {
         exact_free(x);
-        return 0;
-    }
-    int64_t entries = x->base[x->cards] + 2;
-    x->value = (uint8_t *)malloc((size_t)entries);
-    if (x->value == NULL) {
-        exact_free(x);
-        return 0;
-    }
-    if (!exact_values(d, x)) {
-        exact_free(x);
-        return PyErr_Occurred() ? -1 : 0;
+        return;
     }
     d->exact = x;
-    d->exact_entries = entries;
+    d->exact_since = d->nodes;
+    int64_t entries = x->base[x->cards] + 2;
+    d->exact_budget = d->exact_after >= 0 ? d->exact_after
+                      : x->from == 0    ? entries / EXACT_RENT
+                                        : entries * EXACT_RENT_PART;
+}
+
+/* The planned table's values worked out: 0, or -1 with an exception where a signal's handler raised (the plan is
+ * kept: the next `gain` works them out again). Without the memory for them, the plan is dropped and the solver
+ * searches. */
+static int exact_fill(DuelObject *d)
+{
+    Exact *x = d->exact;
+    int64_t entries = x->base[x->cards] + 2;
+    x->value = (uint8_t *)malloc((size_t)entries);
+    if (x->value != NULL && exact_values(d, x)) {
+        d->exact_entries = entries;
+        return 0;
+    }
+    free(x->value);
+    x->value = NULL;
+    if (PyErr_Occurred()) return -1;
+    exact_free(x);
+    d->exact = NULL;
     return 0;
 }
 
@@ -682,7 +709,12 @@ static inline int exact_value(const Exact *x, uint64_t live, int lead)
 static int64_t node(DuelObject *d, int k, int lead, int win, int64_t pts, int64_t alpha, int64_t beta)
 {
     d->nodes++;
-    if ((d->nodes & 0xFFFFF) == 0 && PyErr_CheckSignals() < 0) d->stopped = 1;
+    if ((d->nodes & 0xFFFF) == 0) {
+        if ((d->nodes & 0xFFFFF) == 0 && PyErr_CheckSignals() < 0)
+            d->stopped = 1;
+        else if (d->exact != NULL && d->exact->value == NULL && d->nodes - d->exact_since >= d->exact_budget)
+            d->stopped = d->exact_due = 1; /* unwinds, storing nothing; `gain` works the table out and asks again */
+    }
     if (d->stopped) return 0;
     uint64_t *free = d->free;
     int me = d->me;
@@ -868,13 +900,15 @@ static int pair_arg(PyObject *o, uint64_t out[2], const char *what)
 
 static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
 {
-    static char *kwlist[] = {"rules", "trump", "under", "slots", "first", "exact", NULL};
+    static char *kwlist[] = {"rules", "trump", "under", "slots", "first", "exact", "exact_after", NULL};
     PyObject *rules, *under;
     int trump;
-    long long slots = DUEL_SLOTS, first = FIRST_SLOTS, exact = 0;
-    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|LLL", kwlist, &rules, &trump, &under, &slots, &first, &exact))
+    long long slots = DUEL_SLOTS, first = FIRST_SLOTS, exact = 0, exact_after = -1;
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "UiO|LLLL", kwlist, &rules, &trump, &under, &slots, &first, &exact,
+                                     &exact_after))
         return -1;
     if (exact < 0) return fail(PyExc_ValueError, "exact: the most exact values to hold, 0 for none");
+    if (exact_after < -1) return fail(PyExc_ValueError, "exact_after: positions, or -1 for an eighth of the values");
     if (trump < -1 || trump > 3) return fail(PyExc_ValueError, "trump: a suit 0 to 3, or -1 for botifarra");
     long long size = first < slots ? first : slots;
     if (size < 2 || (size & (size - 1)) || slots < 2 || (slots & (slots - 1)))
@@ -923,8 +957,9 @@ static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
     exact_free(self->exact);
     self->exact = NULL;
     self->exact_most = exact;
-    self->exact_tried = self->exact_on = 0;
-    self->exact_entries = 0;
+    self->exact_after = exact_after;
+    self->exact_tried = self->exact_on = self->exact_due = 0;
+    self->exact_since = self->exact_budget = self->exact_entries = 0;
     self->hands[0] = self->hands[1] = self->free[0] = self->free[1] = 0;
     self->me = self->to_lead = 0;
     self->live = 0;
@@ -985,22 +1020,25 @@ static PyObject *Duel_gain(DuelObject *self, PyObject *args, PyObject *kwds)
     self->live = lv;
     self->live_points = live_points;
     self->stopped = 0;
-    self->exact_on = 0;
-    if (self->exact_most > 0) {
-        if (self->exact == NULL && !self->exact_tried && led < 0) {
-            self->exact_tried = 1;
-            if (exact_build(self, h, f) < 0) {
-                self->exact_tried = 0; /* stopped by a signal: the next `gain` builds it again */
-                return NULL;
-            }
-        }
-        if (self->exact != NULL) self->exact_on = exact_holds(self->exact, h, f, lv, leader, led);
+    if (self->exact_most > 0 && self->exact == NULL && !self->exact_tried && led < 0) {
+        self->exact_tried = 1;
+        exact_plan(self, h, f);
     }
-    int64_t got;
-    if (led >= 0)
-        got = node(self, 1, leader, led, 2 * POINTS_OF[led], alpha, beta);
-    else
-        got = node(self, 0, leader, -1, 0, alpha, beta);
+    int64_t got = 0;
+    for (int ask = 0; ask < 2; ask++) { /* a second time where the search stopped to work the table out */
+        Exact *x = self->exact;
+        if (x != NULL && x->value == NULL && (self->exact_due || self->nodes - self->exact_since >= self->exact_budget))
+            if (exact_fill(self) < 0) return NULL;
+        self->exact_due = 0;
+        self->exact_on = self->exact != NULL && self->exact->value != NULL
+                         && exact_holds(self->exact, h, f, lv, leader, led);
+        if (led >= 0)
+            got = node(self, 1, leader, led, 2 * POINTS_OF[led], alpha, beta);
+        else
+            got = node(self, 0, leader, -1, 0, alpha, beta);
+        if (!self->exact_due) break;
+        self->stopped = 0;
+    }
     if (self->stopped) {
         self->stopped = 0;
         return NULL; /* the handler's exception, KeyboardInterrupt for Ctrl-C */

@@ -17,7 +17,14 @@ class Duel:
 
     nodes: int
     def __init__(
-        self, rules: str, trump: int, under: list[int], slots: int = ..., first: int = ..., exact: int = ...
+        self,
+        rules: str,
+        trump: int,
+        under: list[int],
+        slots: int = ...,
+        first: int = ...,
+        exact: int = ...,
+        exact_after: int = ...,
     ) -> None: ...
     def gain(
         self,
