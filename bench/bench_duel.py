@@ -4,6 +4,7 @@ PYTHONPATH=. python bench/bench_duel.py                                   # rect
 python bench/bench_duel.py --variant piles-and-hand --hand 2 --trick 7 --trumps botifarra --verbose   # compiled
 python bench/bench_duel.py --chain      # each trump from the value of the one before
 python bench/bench_duel.py --python     # the Python class even where the build made the C one
+python bench/bench_duel.py --exact 67108864 --exact-after 0   # the C class's exact values, worked out at once
 
 A simulated hand (`imptools.simulate`, seed `--seed`) played by the record to trick `--trick`; from there, for each
 trump of the trump table (the same cards, `search.TRUMPS`, `search.start_cards`), a fresh `Duel` is asked the value
@@ -12,7 +13,10 @@ halving), each window's positions with `--verbose`. With `--chain`, in the order
 table (`imptools.choices`: the trumps not named first, in the table's order, then the named one), each from the
 value of the one before (the first from 0), a first guess tried and not kept (docs/PERFORMANCE.md). Positions are
 the figures to read on a shared machine. The solver is the one `imp analyse` uses (`position.Duel`: the C port
-`cduel.Duel` where the build made it, the first line says which), or `duel.Duel` with `--python`.
+`cduel.Duel` where the build made it, the first line says which), or `duel.Duel` with `--python`. It searches
+without the table of exact values unless `--exact` gives its size (the analysis's: `position.DUEL_EXACT`), worked
+out after `--exact-after` positions (the solver's own rule where not given); each trump's line then says how many
+values it worked out.
 """
 
 from __future__ import annotations
@@ -32,11 +36,11 @@ INF = 1 << 40
 
 
 def first_value(
-    pos: SearchBotifarra, player: str, verbose: bool, guess: int = 0, solver: type[Duel] = Duel
-) -> tuple[int, int]:
-    """The player's count from `pos` and the positions a fresh `solver` visited for it, the windows starting at
-    `guess`."""
-    duel = solver(pos.rules, pos.trump, pos.under)
+    pos: SearchBotifarra, player: str, verbose: bool, guess: int = 0, solver: type[Duel] = Duel, **exact: int
+) -> tuple[int, int, int]:
+    """The player's count from `pos`, the positions a fresh `solver` visited for it, the windows starting at
+    `guess`, and the exact values it worked out (`exact`: the C class's `exact` and `exact_after`)."""
+    duel = solver(pos.rules, pos.trump, pos.under, **exact)
     seat = pos.seat[player]
     tricks = sum(pos.tricks) + pos.live.bit_count() // 2
     total = 2 * (pos.live_points + sum(pos.card_points)) + tricks
@@ -64,7 +68,7 @@ def first_value(
             break
         b = lower + step if upper == INF else upper + 1 - step if lower == -INF else (lower + upper + 1) // 2
         step *= 2
-    return lower, duel.nodes
+    return lower, duel.nodes, getattr(duel, "exact", 0)
 
 
 def main() -> None:
@@ -77,8 +81,13 @@ def main() -> None:
     parser.add_argument("--verbose", action="store_true")
     parser.add_argument("--chain", action="store_true", help="each trump from the value before, the named last")
     parser.add_argument("--python", action="store_true", help="duel.Duel even where the C solver is built")
+    parser.add_argument("--exact", type=int, default=0, help="the most exact values the C solver works out")
+    parser.add_argument("--exact-after", type=int, help="the positions it searches first (default: its own rule)")
     args = parser.parse_args()
     solver: type[Duel] = python_duel.Duel if args.python else Duel  # type: ignore[assignment]
+    exact = {} if args.python or not args.exact else {"exact": args.exact}
+    if exact and args.exact_after is not None:
+        exact["exact_after"] = args.exact_after
     print(f"solver: {solver.__module__}.{solver.__name__}")
     opts = Options("botifarra", ("Adam", "Betty"), args.variant, hands=args.hand, seed=args.seed)
     (game,) = read_games("".join(simulate(opts)))
@@ -102,10 +111,12 @@ def main() -> None:
         pos = SearchBotifarra(named.setup, order, trump, held, piles)
         player = pos.to_move()
         cpu = time.process_time()
-        value, nodes = first_value(pos, player, args.verbose, guess, solver)
+        value, nodes, values = first_value(pos, player, args.verbose, guess, solver, **exact)
         guess = value if args.chain else 0
         mark = " (named)" if trump == chosen else ""
-        print(f"{word}{mark}: {player} {value}, {nodes:,} positions, {time.process_time() - cpu:.2f} s CPU", flush=True)
+        worked = f", {values:,} exact values" if exact else ""
+        print(f"{word}{mark}: {player} {value}, {nodes:,} positions{worked}, {time.process_time() - cpu:.2f} s CPU",
+              flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
