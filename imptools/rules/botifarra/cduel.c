@@ -148,9 +148,8 @@ static inline int64_t slot_of(int64_t key, int64_t mask)
     return (int64_t)((((k & 0xFFFFFF) * 0x9E3779B1ULL ^ (k >> 24) * 0x85EBCA77ULL) >> 24) & (uint64_t)mask);
 }
 
-
 /* ------------------------------------------------------------------------ the table of exact values
-
+ *
  * With two players every card lies in a pile (a card in hand is a pile of one), and the piles are played from the
  * top: a player's cards left are told by how many cards each of his piles has lost, and a trick start by the two
  * players' counts and the leader. Where those trick starts are few enough (`exact_most`: every one in
@@ -607,9 +606,11 @@ static int exact_values(DuelObject *d, Exact *x)
                         while (answers) {
                             int e = low_bit(answers);
                             answers &= answers - 1;
-                            int32_t answer_rank = x->rank[1 - lead][(lead ? a : b) + x->weight[1 - lead][x->pile_of[e]]];
+                            int64_t answer_state = (lead ? a : b) + x->weight[1 - lead][x->pile_of[e]];
+                            int32_t answer_rank = x->rank[1 - lead][answer_state];
                             int taker = beats(e, c, trump) ? 1 - lead : lead;
-                            int64_t at = lead ? ((int64_t)answer_rank * width + led_rank) : ((int64_t)led_rank * width + answer_rank);
+                            int64_t at = lead ? (int64_t)answer_rank * width + led_rank
+                                              : (int64_t)led_rank * width + answer_rank;
                             int v = next[at * 2 + taker] + (taker == 0 ? 2 * (POINTS_OF[c] + POINTS_OF[e]) + 1 : 0);
                             if (lead ? v > worst : v < worst) {
                                 worst = v;
