@@ -12,6 +12,7 @@ import importlib.util
 import os
 import signal
 import sysconfig
+from collections.abc import Callable
 from pathlib import Path
 from random import Random
 from types import ModuleType
@@ -240,13 +241,9 @@ class Stop(Exception):
     """Raised by the test's signal handler."""
 
 
-def test_a_signal_stops_the_search_and_the_solver_stays_sound(cduel: ModuleType) -> None:
-    """A search of millions of positions stopped by a signal's handler (as Ctrl-C raises KeyboardInterrupt): the
-    handler's exception comes out of `gain` before the search is done, and the solver answers after it as the
-    Python class does."""
-    pos = with_trump(hand_start("rector-vicar", 1, 1), None)
-    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
-    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0)
+def stopped_within(call: Callable[[], object]) -> None:
+    """`call` interrupted after 0.2 s by a signal whose handler raises (as Ctrl-C raises KeyboardInterrupt): the
+    handler's exception comes out of it."""
 
     def stop(signum: int, frame: object) -> None:
         raise Stop
@@ -255,10 +252,20 @@ def test_a_signal_stops_the_search_and_the_solver_stays_sound(cduel: ModuleType)
     signal.setitimer(signal.ITIMER_REAL, 0.2)
     try:
         with pytest.raises(Stop):
-            c.gain(*state, 59, 60)  # some 54M positions: seconds
+            call()
     finally:
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+
+
+def test_a_signal_stops_the_search_and_the_solver_stays_sound(cduel: ModuleType) -> None:
+    """A search of millions of positions stopped by a signal's handler (as Ctrl-C raises KeyboardInterrupt): the
+    handler's exception comes out of `gain` before the search is done, and the solver answers after it as the
+    Python class does."""
+    pos = with_trump(hand_start("rector-vicar", 1, 1), None)
+    c: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0)
+    stopped_within(lambda: c.gain(*state, 59, 60))  # some 54M positions: seconds
     whole: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
     whole.gain(*state, 59, 60)
     assert 0 < c.nodes < whole.nodes  # stopped within the search, not after it
@@ -350,18 +357,7 @@ def test_a_signal_while_the_table_is_worked_out_stops_it_and_the_solver_stays_so
     pos = with_trump(hand_start("rector-vicar", 1, 1), None)
     c: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT, exact_after=0)
     state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0)
-
-    def stop(signum: int, frame: object) -> None:
-        raise Stop
-
-    old = signal.signal(signal.SIGALRM, stop)
-    signal.setitimer(signal.ITIMER_REAL, 0.2)
-    try:
-        with pytest.raises(Stop):
-            c.gain(*state, -1000, 1000)
-    finally:
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
+    stopped_within(lambda: c.gain(*state, -1000, 1000))  # the table: seconds
     assert c.exact == 0
     plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
     assert c.gain(*state, -1000, 1000) == plain.gain(*state, -1000, 1000)
