@@ -19,6 +19,7 @@ from imptools.reader import read_games
 from imptools.record import Game
 from imptools.replay import replay_game, with_analyses
 from imptools.rules import get_known_deal
+from imptools.rules.botifarra.position import DUEL_EXACT, SearchBotifarra
 from imptools.simulate import Options, simulate
 from imptools.worlds import Worlds
 
@@ -268,3 +269,18 @@ def test_two_player_endgames_know_the_cards_under_the_piles_only_once_turned_up(
             else:
                 many += 1
     assert one >= 10 and many >= 10
+
+
+@pytest.mark.parametrize("table", ["rector-vicar", "piles-and-hand"])
+def test_a_two_player_world_is_searched_without_the_table_of_exact_values(table: str) -> None:
+    """A world's solver answers a few questions from one position, where working out the trick starts' exact values
+    cost more than it saved (docs/PERFORMANCE.md): the worlds' positions ask for none, the hand's own position does."""
+    g = record(table, 3)
+    known = get_known_deal(g.game_name)
+    assert known is not None
+    deal = known(g, 1)
+    assert not isinstance(deal, str)
+    worlds = Worlds(deal, 10, deal.played.plays[10][1])
+    world = worlds.position(worlds.actual())
+    assert isinstance(world, SearchBotifarra) and isinstance(deal.played.position, SearchBotifarra)
+    assert world.exact_most == 0 and deal.played.position.exact_most == DUEL_EXACT > 0

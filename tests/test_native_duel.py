@@ -379,16 +379,16 @@ def test_no_table_is_kept_where_even_the_last_trick_is_too_many(cduel: ModuleTyp
 
 
 @pytest.mark.parametrize(
-    ("variant", "trick", "trump", "worked_out"), [("piles-and-hand", 8, 1, False), ("rector-vicar", 1, None, True)]
+    ("variant", "trick", "trump", "worked_out"), [("rector-vicar", 4, 1, False), ("rector-vicar", 1, None, True)]
 )
-def test_the_table_is_worked_out_only_once_the_search_has_spent_an_eighth_of_its_cost(
+def test_the_table_is_worked_out_only_once_the_search_has_spent_what_it_costs(
     cduel: ModuleType, variant: str, trick: int, trump: int | None, worked_out: bool
 ) -> None:
-    """As the analysis asks (`exact_after` left to the solver): a search shorter than the table would take to work
-    out (a `piles-and-hand` position at trick 8: 1.4M positions, a table of the last tricks' 12.9M values) never
-    pays for it and visits the plain search's very positions; a long one (a whole `rector-vicar` hand without a
-    trump, whose table holds every trick start) stops after an eighth of the table's values in positions, works the
-    table out and answers from it, the plain search's value for far fewer positions."""
+    """As the analysis asks (`exact_after` left to the solver): from a hand's middle, a search shorter than the
+    table's values (trick 4: 8.0M positions, 10.6M trick starts from there) never pays for it and visits the plain
+    search's very positions; from a whole hand's first trick (without a trump) the search stops after an eighth of
+    the table's values in positions, works the table out and answers from it, the plain search's value for far
+    fewer positions."""
     pos = with_trump(hand_start(variant, 2, trick), trump)
     c: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=EXACT)
     plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
@@ -400,3 +400,18 @@ def test_the_table_is_worked_out_only_once_the_search_has_spent_an_eighth_of_its
         assert c.nodes < plain.nodes // 5
     else:
         assert c.exact == 0 and c.nodes == plain.nodes
+
+
+def test_a_table_of_the_last_tricks_alone_is_worked_out_only_where_asked(cduel: ModuleType) -> None:
+    """Where every trick start from the position would pass `exact`, a table of the last tricks alone is made only
+    where `exact_after` asks for one (as measured, it cost more than it saved from a hand's middle): by default the
+    solver searches as the plain one does."""
+    pos = with_trump(hand_start("piles-and-hand", 2, 12), 1)  # 208,484 trick starts from here
+    state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0, -1000, 1000)
+    plain: Any = cduel.Duel(pos.rules, pos.trump, pos.under)
+    value = plain.gain(*state)
+    default: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=10_000)
+    asked: Any = cduel.Duel(pos.rules, pos.trump, pos.under, exact=10_000, exact_after=0)
+    assert default.gain(*state) == asked.gain(*state) == value
+    assert default.exact == 0 and default.nodes == plain.nodes
+    assert 0 < asked.exact <= 10_000 and asked.nodes < plain.nodes

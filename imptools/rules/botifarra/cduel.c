@@ -152,23 +152,26 @@ static inline int64_t slot_of(int64_t key, int64_t mask)
  *
  * With two players every card lies in a pile (a card in hand is a pile of one), and the piles are played from the
  * top: a player's cards left are told by how many cards each of his piles has lost, and a trick start by the two
- * players' counts and the leader. Where those trick starts are few enough (`exact_most`: every one in
- * `rector-vicar`, some 39M from trick 1; the last tricks' in `piles-and-hand`, whose eight cards in hand make
- * thousands of times more), their exact values are worked out once, from the last trick back, every lead against
+ * players' counts and the leader. Where those trick starts are few enough (`exact_most`: every one of a
+ * `rector-vicar` hand, some 39M from trick 1; in `piles-and-hand`, whose eight cards in hand make thousands of times
+ * more, those of its last tricks), their exact values are worked out once, from the last trick back, every lead against
  * every answer (the level below in the cache: a level is at most a few megabytes), and the search reads them in
  * place of searching: a trick start at a level the table holds is valued at once. The values are the search's (the
  * same minimax over the same legal cards), so every answer is the same; only the positions visited fall. */
 #define EXACT_MAX_PILES 24
 #define EXACT_MAX_STATES (1 << 22)
 
-/* A search that needs less time than the table takes to work out should not pay for it (an endgame, one world of
- * many, a position in the middle of a hand). So the table is planned at once (how many values: milliseconds) but
- * worked out only once the solver has visited, since, as many positions as its values over `EXACT_RENT` where the
- * table holds every trick start from there (the search after it is a few positions: a long search pays at most an
- * eighth more), and `EXACT_RENT_PART` times as many where it holds only the last tricks' (the search goes on above
- * them, some positions fewer; each value costs about half a searched position, docs/PERFORMANCE.md). */
+/* A search that needs less time than the table takes to work out should not pay for it (an endgame, a position in
+ * the middle of a hand). So the table is planned at once (how many values: milliseconds) but worked out only once
+ * the solver has visited, since, as many positions as it has values (a value costs about what a searched position
+ * does: a search pays at most twice what it would have alone, and from a hand's middle it mostly ends first); from a
+ * whole hand's first trick only an eighth of that many (every first value from trick 1 measured took more positions
+ * than the table has values: a search pays at most an eighth more). A table of the last tricks alone (where every
+ * trick start from there would pass `exact_most`) is planned only where `exact_after` asks for it: the search goes
+ * on above those tricks, and as measured it saved a tenth of a whole `piles-and-hand` hand's positions but cost more
+ * than that from a hand's middle (docs/PERFORMANCE.md). */
 #define EXACT_RENT 8
-#define EXACT_RENT_PART 2
+#define WHOLE_HAND 24 /* each player's cards at a hand's first trick */
 
 typedef struct {
     int piles[2];                                  /* each player's piles (his cards in hand one each) */
@@ -206,7 +209,8 @@ typedef struct {
     int failed; /* the table could not double: `gain` raises MemoryError */
     int stopped; /* a signal's handler raised (Ctrl-C): the search unwinds, storing nothing, and `gain` raises */
     long long exact_most;    /* the most entries of the table of exact values (`Exact`), 0 for none */
-    long long exact_after;   /* the positions searched before its values are worked out, -1 for `EXACT_RENT`'s */
+    long long exact_after;   /* the positions searched before its values are worked out, -1 for the solver's rule
+                              * (`EXACT_RENT`; no table of the last tricks alone) */
     Exact *exact;            /* planned at the first trick start `gain` is asked from, NULL if none was */
     int exact_tried;         /* whether it was: one plan a solver */
     int exact_on;            /* whether this `gain`'s position lies in it (its piles as the table has them) */
@@ -630,22 +634,24 @@ static int exact_values(DuelObject *d, Exact *x)
 }
 
 /* The table of exact values planned from the trick start `gain` was asked from (its piles, states and levels; the
- * values not yet worked out): `d->exact` stays NULL where none can be made (piles the table cannot count, too few
- * entries allowed for even the last trick). */
+ * values not yet worked out): `d->exact` stays NULL where none is made (piles the table cannot count, too few
+ * entries allowed for even the last trick, or for every trick start where `exact_after` does not ask for the last
+ * tricks' alone). */
 static void exact_plan(DuelObject *d, const uint64_t hands[2], const uint64_t free_[2])
 {
     Exact *x = (Exact *)calloc(1, sizeof(Exact));
     if (x == NULL) return;
-    if (!exact_piles(x, d, hands, free_) || !exact_states(x) || exact_from(x, d->exact_most) < 0) {
+    if (!exact_piles(x, d, hands, free_) || !exact_states(x) || exact_from(x, d->exact_most) < 0
+        || (x->from > 0 && d->exact_after < 0)) {
         exact_free(x);
         return;
     }
     d->exact = x;
     d->exact_since = d->nodes;
     int64_t entries = x->base[x->cards] + 2;
-    d->exact_budget = d->exact_after >= 0 ? d->exact_after
-                      : x->from == 0    ? entries / EXACT_RENT
-                                        : entries * EXACT_RENT_PART;
+    d->exact_budget = d->exact_after >= 0      ? d->exact_after
+                      : x->cards == WHOLE_HAND ? entries / EXACT_RENT
+                                               : entries;
 }
 
 /* The planned table's values worked out: 0, or -1 with an exception where a signal's handler raised (the plan is
@@ -909,7 +915,7 @@ static int Duel_init(DuelObject *self, PyObject *args, PyObject *kwds)
                                      &exact_after))
         return -1;
     if (exact < 0) return fail(PyExc_ValueError, "exact: the most exact values to hold, 0 for none");
-    if (exact_after < -1) return fail(PyExc_ValueError, "exact_after: positions, or -1 for an eighth of the values");
+    if (exact_after < -1) return fail(PyExc_ValueError, "exact_after: positions, or -1 for the solver's own rule");
     if (trump < -1 || trump > 3) return fail(PyExc_ValueError, "trump: a suit 0 to 3, or -1 for botifarra");
     long long size = first < slots ? first : slots;
     if (size < 2 || (size & (size - 1)) || slots < 2 || (slots & (slots - 1)))

@@ -76,6 +76,8 @@ def _piles_deal(setup: Setup, hand: Hand, found: PlayedHand) -> KnownDeal | str:
                 hands[p] |= got
             else:
                 stacks[p][k] += sorted(got)  # one card a place, top first
-        return SearchBotifarra(setup, order, trump, hands, stacks)
+        world = SearchBotifarra(setup, order, trump, hands, stacks)
+        world.exact_most = 0  # a world's solver answers a few questions: its exact table cost more than it saved
+        return world
 
     return KnownDeal(tuple(places), (), found, start)

@@ -94,9 +94,10 @@ DUEL_MOST: int | None = None
 
 DUEL_EXACT: int = 1 << 26
 """The most trick starts whose exact values `cduel.Duel` works out before it searches (one byte each: 64 MB at the
-most): every one of a `rector-vicar` hand (some 39M from trick 1), the last tricks' of a `piles-and-hand` one
-(docs/PERFORMANCE.md). The Python class keeps no such table (the same values, more positions searched); the benches
-set it (`bench_botifarra.py --duel-exact`, 0 for none)."""
+most): every one of a `rector-vicar` hand (some 39M from trick 1); a `piles-and-hand` one has too many until its last
+tricks (docs/PERFORMANCE.md). The Python class keeps no such table (the same values, more positions searched); a
+position takes it when it is made (`exact_most`), and the benches set it (`bench_botifarra.py --duel-exact`, 0 for
+none)."""
 
 
 def new_solver(rules: str, trump: int, partner: list[int], partition: bool | None = None) -> Solver | NativeSolver:
@@ -170,6 +171,8 @@ class SearchBotifarra:
         self._duel_solver: Duel | None = None
         self._released = 0
         """The positions the solvers dropped by `release` had visited."""
+        self.exact_most = DUEL_EXACT
+        """The most exact values its two-player solver works out (`DUEL_EXACT`; 0 for none: `knowing`'s worlds)."""
         self._roots: dict[tuple[int, int], tuple[int, int]] = {}
         """Bounds on each side's result from the positions `answer` has valued (`_remember`)."""
 
@@ -364,7 +367,7 @@ class SearchBotifarra:
             if NATIVE_SOLVER is None:
                 self._duel_solver = Duel(self.rules, self.trump, self.under, most)
             else:
-                self._duel_solver = Duel(self.rules, self.trump, self.under, most, exact=DUEL_EXACT)
+                self._duel_solver = Duel(self.rules, self.trump, self.under, most, exact=self.exact_most)
         seat = self.seat[player]
         side = 1 << seat
         lo, hi = self._known(side)
