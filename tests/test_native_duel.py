@@ -12,7 +12,9 @@ import importlib.util
 import os
 import signal
 import sysconfig
+from collections import Counter
 from collections.abc import Callable
+from itertools import product
 from pathlib import Path
 from random import Random
 from types import ModuleType
@@ -280,6 +282,11 @@ EXACT = 1 << 26
 `piles-and-hand` one."""
 
 
+RECTOR_VICAR_TRICK_STARTS = 2 * sum(n * n for n in Counter(sum(lost) for lost in product(range(5), repeat=6)).values())
+"""Every trick start of a whole `rector-vicar` hand: two states of six piles of four that have lost as many cards
+between them (a level), and the leader."""
+
+
 def walk_both(cduel: ModuleType, pos: SearchBotifarra, rules: str, rng: Random, plays: int) -> tuple[Any, Any]:
     """A solver with the table of exact values (worked out at once) and one without, asked the same windows along
     `plays` random legal plays from `pos`, for both seats: the same value for the whole window, and for a null
@@ -317,11 +324,7 @@ def test_the_table_of_exact_values_gives_the_searchs_values_everywhere(
         assert exact.exact > 0, (word, rules)
         assert exact.nodes < plain.nodes, (word, rules)
     if variant == "rector-vicar" and trick == 1:
-        assert exact.exact == 2 * sum(count * count for count in RECTOR_VICAR_STATES)  # every trick start
-
-
-RECTOR_VICAR_STATES = [sum(1 for d in range(5**6) if sum(d // 5**i % 5 for i in range(6)) == k) for k in range(25)]
-"""How many ways six piles of four can have lost `k` cards between them: a player's states at each level."""
+        assert exact.exact == RECTOR_VICAR_TRICK_STARTS
 
 
 def test_a_pile_broken_by_a_card_played_from_under_it_is_searched(cduel: ModuleType) -> None:
@@ -395,7 +398,7 @@ def test_the_table_is_worked_out_only_once_the_search_has_spent_what_it_costs(
     state = (pos.hands, pos.free, pos.live, pos.live_points, pos.leader, pos.trick, 0, -1000, 1000)
     assert c.gain(*state) == plain.gain(*state)
     if worked_out:
-        assert c.exact == 2 * sum(count * count for count in RECTOR_VICAR_STATES)
+        assert c.exact == RECTOR_VICAR_TRICK_STARTS
         assert c.exact // 8 <= c.nodes <= c.exact // 8 + (1 << 16)
         assert c.nodes < plain.nodes // 5
     else:

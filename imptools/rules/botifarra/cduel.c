@@ -559,6 +559,9 @@ static int exact_from(Exact *x, long long most)
     return 0;
 }
 
+/* The values the table holds: every level from `from` up. */
+static inline int64_t exact_size(const Exact *x) { return x->base[x->cards] + 2; }
+
 /* Each player's states by level, in their order (the inverse of `rank`). */
 static int32_t *exact_by_level(const Exact *x, int s, int64_t starts[50])
 {
@@ -648,7 +651,7 @@ static void exact_plan(DuelObject *d, const uint64_t hands[2], const uint64_t fr
     }
     d->exact = x;
     d->exact_since = d->nodes;
-    int64_t entries = x->base[x->cards] + 2;
+    int64_t entries = exact_size(x);
     d->exact_budget = d->exact_after >= 0      ? d->exact_after
                       : x->cards == WHOLE_HAND ? entries / EXACT_RENT
                                                : entries;
@@ -660,7 +663,7 @@ static void exact_plan(DuelObject *d, const uint64_t hands[2], const uint64_t fr
 static int exact_fill(DuelObject *d)
 {
     Exact *x = d->exact;
-    int64_t entries = x->base[x->cards] + 2;
+    int64_t entries = exact_size(x);
     x->value = (uint8_t *)malloc((size_t)entries);
     if (x->value != NULL && exact_values(d, x)) {
         d->exact_entries = entries;
