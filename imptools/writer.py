@@ -246,6 +246,21 @@ def _from_plain(value: Any, hint: Any, where: str) -> Any:
     return value
 
 
+_HINTS_KEPT = (record.__file__ or "").endswith(".py")
+"""Whether the record classes keep their fields' types (pure Python). Compiled by mypyc (hatch_build.py), a field's
+hint is its outer class alone (`tuple` for `tuple[Play, ...]`, `type` for `str | None`): the fields are then read by
+their shape (`_untyped`) and checked by the compiled classes as they are made."""
+
+
+def _untyped(value: Any, where: str) -> Any:
+    """A field's value read by its shape: a record object by its `type`, a list as a tuple, a number or string as is."""
+    if isinstance(value, dict):
+        return _object(value, where, set())
+    if isinstance(value, list):
+        return tuple(_untyped(v, f"{where}[{i}]") for i, v in enumerate(value))
+    return value
+
+
 def _object(value: Any, where: str, allowed: set[str]) -> Any:
     if not isinstance(value, dict):
         raise RecordJSONError(f"{where}: expected an object")
@@ -262,8 +277,14 @@ def _object(value: Any, where: str, allowed: set[str]) -> Any:
             if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING:
                 raise RecordJSONError(f"{where}: `{f.name}` is missing")
             continue
-        kwargs[f.name] = _from_plain(value[f.name], hints[f.name], f"{where}.{f.name}")
-    return cls(**kwargs)
+        field = f"{where}.{f.name}"
+        kwargs[f.name] = (
+            _from_plain(value[f.name], hints[f.name], field) if _HINTS_KEPT else _untyped(value[f.name], field)
+        )
+    try:
+        return cls(**kwargs)
+    except TypeError as exc:  # a compiled class refuses a field of the wrong type
+        raise RecordJSONError(f"{where}: {exc}") from None
 
 
 def games_from_json(data: bytes | str) -> list[Game]:

@@ -142,6 +142,25 @@ def test_a_folder_without_records_is_unreadable(tmp_path: Path) -> None:
     assert doc["findings"] == []
 
 
+@pytest.mark.parametrize("command", ["replay", "analyse"])
+def test_the_one_record_commands_refuse_a_folder_of_none_or_several_without_a_traceback(
+    tmp_path: Path, command: str
+) -> None:
+    (tmp_path / "empty.imp").mkdir()  # a folder, even named like a record
+    (tmp_path / "night").mkdir()
+    for name in ("a.imp", "b.imp"):
+        (tmp_path / "night" / name).write_text(THURSDAY, encoding="utf-8")
+    (tmp_path / "one").mkdir()
+    (tmp_path / "one" / "a.imp").write_text(THURSDAY, encoding="utf-8")
+    none = run(command, str(tmp_path / "empty.imp"))
+    assert none.exit_code == 2
+    assert "a folder with no .imp file in it" in none.stderr
+    several = run(command, str(tmp_path / "night"))
+    assert several.exit_code == 2
+    assert f"a folder of 2 records; imp {command} takes one record file" in several.stderr
+    assert run(command, "--hand", "1", "--from-trick", "8", str(tmp_path / "one")).exit_code == 0
+
+
 # --------------------------------------------------------------------------- one mistake, one finding
 
 

@@ -26,7 +26,7 @@ from imptools.cli.analysing import (
     choices_asked,
     knowing_ask,
 )
-from imptools.cli.inputs import STDIN, expand, jobs_to_use, read, read_bytes, unreadable
+from imptools.cli.inputs import STDIN, expand, jobs_to_use, one_record, read, read_bytes, unreadable
 from imptools.cli.judging import internal_findings, judged, score_json, validate_files
 from imptools.cli.keeping import kept_texts
 from imptools.cli.like import HandOpt, LikeOpt, SeatOpt, liked
@@ -551,8 +551,8 @@ def replay(
     from imptools.check import as_meant, judge_game
     from imptools.replay import replay_game
 
-    inputs = expand([file])
-    everything = [as_meant(g) for g in read(inputs.paths[0], inputs)]
+    inputs, path = one_record(file, "replay")
+    everything = [as_meant(g) for g in read(path, inputs)]
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     records = [g for g in everything if game is None or g.index == game]
@@ -573,7 +573,7 @@ def replay(
     if json:
         from imptools.replay import game_to_dict
 
-        shell.print_json("replay", {"path": inputs.paths[0], "games": [game_to_dict(g) for g in games]})
+        shell.print_json("replay", {"path": path, "games": [game_to_dict(g) for g in games]})
     elif step:
         if not any(g.replayable for g in games):
             shell.error(f"{file}: nothing to replay: imptools cannot step through these hands yet")
@@ -657,8 +657,8 @@ def analyse(
 
     ask = knowing_ask(knowing, samples, seed)
     valued = choices_asked(bids, no_choices)
-    inputs = expand([file])
-    games = [as_meant(g) for g in read(inputs.paths[0], inputs)]
+    inputs, path = one_record(file, "analyse")
+    games = [as_meant(g) for g in read(path, inputs)]
     if inputs.unreadable:
         raise typer.Exit(EXIT_UNREADABLE)
     tasks = tasks_for(games, game, hand, from_trick, ask, bids, valued)

@@ -10,6 +10,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import typer
+
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE, error
 from imptools.files import shown
 from imptools.findings import INTERNAL, Finding
@@ -73,6 +75,18 @@ def expand(files: list[str]) -> Inputs:
         else:
             inputs.paths.append(name)
     return inputs
+
+
+def one_record(name: str, command: str) -> tuple[Inputs, str]:
+    """The one record file a command such as `imp replay` reads: `name`, or the only `.imp` file of a folder.
+
+    A folder with none, or with several, ends the command with the unreadable status, saying why."""
+    inputs = expand([name])
+    if len(inputs.paths) == 1:
+        return inputs, inputs.paths[0]
+    if inputs.paths:
+        error(f"{shown(name)}: a folder of {len(inputs.paths)} records; imp {command} takes one record file")
+    raise typer.Exit(EXIT_UNREADABLE)
 
 
 def unreadable(inputs: Inputs, path: str, reason: str) -> None:
