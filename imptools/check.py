@@ -12,7 +12,7 @@ from imptools.findings import INTERNAL, Finding
 from imptools.record import Game, Tag
 from imptools.rules import GAMES, GameResult, HandResult, Ruleset, get_ruleset
 from imptools.rules.tricks import hand_dealers
-from imptools.slips import one_keystroke
+from imptools.slips import one_keystroke, read_as_meant, tag_meant
 from imptools.suggest import did_you_mean
 
 MAX_PLAYERS = 64
@@ -102,15 +102,17 @@ def _tag(game: Game, name: str) -> Tag | None:
 
 
 def as_meant(game: Game) -> Game:
-    """`game` with a `Game` or `Variant` tag one keystroke from exactly one known name read as that name.
+    """`game` with a rules tag's name, or a `Game` or `Variant` tag's value (or a word of the ruleset's
+    `tag_words`), one keystroke from exactly one known word read as that word.
 
-    One slip, one finding (NOTATION section 8, as for players' names): `[Game "botifara"]` or
+    One slip, one finding (NOTATION section 8, as for players' names): `[Playres "..."]`, `[Game "botifara"]` or
     `[Variant "clasic"]` gets one `syntax` finding naming the word meant, and the game is judged, scored,
     replayed and analysed by the rules meant. A value close to none (or to two) is left as written:
     `judge_game` reports it and does not judge the game. The tags as written stay in the record itself
     (the writer and `imp export` keep them); only what is judged reads them as meant.
     Idempotent: a game already read as meant comes back as it is.
     """
+    game = _tags_as_meant(game)
     name = game.game_name
     if name is not None and name not in GAMES and (meant := _close_word(name, list(GAMES))) is not None:
         game = _retagged(game, "Game", meant, "game")
@@ -121,7 +123,35 @@ def as_meant(game: Game) -> Game:
         meant = _close_word(variant, variants)
         if meant is not None:
             game = _retagged(game, "Variant", meant, "variant")
+    for tag, words in getattr(ruleset, "tag_words", ()):
+        value = game.tag(tag)
+        if value is not None and value not in words and (meant := _close_word(value, list(words))) is not None:
+            game = _retagged(game, tag, meant, f"`{tag}` tag")
     return game
+
+
+def _tags_as_meant(game: Game) -> Game:
+    """`game` with each tag whose name is one slip from a rules tag not written (`tag_meant`) read as that tag, with
+    one `syntax` finding each: `[Playres "..."]` is the game's `Players`, `[variant "lliure"]` its `Variant`."""
+    written = {t.name for t in game.tags}
+    fixes = {id(t): meant for t in game.tags if (meant := tag_meant(t.name, written)) is not None}
+    if not fixes or len(set(fixes.values())) < len(fixes):
+        return game  # none, or two tags that would both be the same one: left as written
+    findings = [
+        Finding(
+            "syntax",
+            f"`[{t.name} ...]`: did you mean `[{fixes[id(t)]} ...]`? The tag is read as `{fixes[id(t)]}`",
+            t.line,
+            t.column,
+            game.path,
+            game.index,
+        )
+        for t in game.tags
+        if id(t) in fixes
+    ]
+    header = tuple(replace(x, name=fixes[id(x)]) if isinstance(x, Tag) and id(x) in fixes else x for x in game.header)
+    fixed = replace(game, header=header, findings=(*game.findings, *findings))
+    return read_as_meant(fixed) if "Players" in fixes.values() else fixed
 
 
 def _close_word(word: str, known: list[str]) -> str | None:

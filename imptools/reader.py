@@ -64,7 +64,7 @@ from imptools.record import (
     TurnUp,
     UnreadLine,
 )
-from imptools.slips import read_as_meant
+from imptools.slips import read_as_meant, tag_meant
 
 Source = Union[str, "os.PathLike[str]", IO[bytes], IO[str]]
 
@@ -257,7 +257,8 @@ class _Assembler:
         if players is not None:
             out.extend(self._players_findings(players))
         for required in ("Game", "Players"):
-            if required not in tags:
+            if required not in tags and not any(tag_meant(t, tags) == required for t in tags):
+                # (a tag one slip from it is read as meant where the game is judged, with its own finding)
                 out.append(
                     Finding(
                         "syntax",

@@ -14,7 +14,7 @@ keep their own order.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import replace
 
 from imptools.findings import Finding
@@ -37,7 +37,7 @@ from imptools.record import (
     Trump,
 )
 
-__all__ = ["one_keystroke", "read_as_meant"]
+__all__ = ["RULES_TAGS", "one_keystroke", "read_as_meant", "tag_meant"]
 
 
 def _one_edit(a: str, b: str) -> bool:
@@ -83,6 +83,23 @@ def one_keystroke(name: str, players: Sequence[str]) -> str | None:
     folded = name.casefold()
     close = [p for p in players if p.casefold() == folded or _one_edit(name, p)]
     return close[0] if len(close) == 1 else None
+
+
+RULES_TAGS = ("Game", "Players", "Variant", "Deck", "Teams", "Target", "Hands")
+"""The tags whose values the rules read (NOTATION section 2); any other tag is kept and not checked."""
+
+
+def tag_meant(name: str, written: Collection[str]) -> str | None:
+    """The rules tag a tag called `name` stands for: one slip from exactly one of them (as `one_keystroke` has it)
+    and not written itself in the game (`written`: the names of its tags), else None.
+
+    >>> tag_meant("Playres", ["Game", "Playres"]), tag_meant("variant", ["Game", "Players", "variant"])
+    ('Players', 'Variant')
+    >>> tag_meant("Event", ["Event"]), tag_meant("Player", ["Players", "Player"])
+    (None, None)
+    """
+    meant = one_keystroke(name, RULES_TAGS)
+    return meant if meant is not None and meant not in written else None
 
 
 _ONE_NAME = (Deal, Discard, Open, Trump, Call, Bid, Declare)

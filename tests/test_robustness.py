@@ -171,6 +171,37 @@ def judged(text: str) -> tuple[list[tuple[str, int | None, int | None]], list[di
 
 
 @pytest.mark.parametrize(
+    ("sample", "written", "slip", "meant"),
+    [
+        ("thursday-club.imp", "[Players ", "[Playres ", "Players"),
+        ("thursday-club.imp", "[Players ", "[players ", "Players"),
+        ("thursday-club.imp", "[Variant ", "[Varaint ", "Variant"),
+        ("botifarra-lliure-cafe.imp", "[Variant ", "[variant ", "Variant"),
+        ("botifarra-lliure-cafe.imp", "[Players ", "[Player ", "Players"),
+        ("botifarra-individual.imp", "[Teams ", "[Team ", "Teams"),
+        ("botifarra-individual.imp", "[Teams ", "[teams ", "Teams"),
+        ("botifarra-individual.imp", '[Teams "none"]', '[Teams "nnoe"]', "none"),
+        ("botifarra-individual.imp", '[Teams "none"]', '[Teams "None"]', "none"),
+    ],
+)
+def test_a_rules_tag_one_slip_away_is_one_finding_and_the_game_is_judged_by_it(
+    sample: str, written: str, slip: str, meant: str
+) -> None:
+    text = (SAMPLES / sample).read_text(encoding="utf-8")
+    assert written in text
+    clean_findings, clean_scores = judged(text)
+    assert clean_findings == [] and all(s is not None for s in clean_scores)
+    (game,) = games_of(text.replace(written, slip, 1))
+    result = judge_game(game)
+    (finding,) = result.all_findings()
+    line = text[: text.index(written)].count("\n") + 1
+    assert (finding.code, finding.line, finding.column, finding.hand) == ("syntax", line, 1, None)
+    assert f"did you mean `{meant}" in finding.message or f"did you mean `[{meant} ...]`" in finding.message
+    assert [h.scores for h in result.hands] == clean_scores
+    assert result.rules_checked
+
+
+@pytest.mark.parametrize(
     ("written", "slip"),
     [
         ("3. 37 33 14 23", "3 37 33 14 23"),

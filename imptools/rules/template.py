@@ -197,6 +197,9 @@ class TokenRuleset:
 
     name: ClassVar[str] = ""
     variants: ClassVar[tuple[str, ...]] = ()
+    tag_words: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = ()
+    """Words a tag of the game's table may hold, by tag (Botifarra's `[Teams "none"]`): a value one slip from one of
+    them is read as it (`check.as_meant`)."""
     facts: ClassVar[tuple[FactKind, ...]] = ()
     """No facts of its own unless the game counts some (a ruleset that scores hands may)."""
 

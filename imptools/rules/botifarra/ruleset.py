@@ -106,6 +106,7 @@ class Botifarra(TrickRuleset):
 
     name = "botifarra"
     variants = VARIANTS
+    tag_words = (("Teams", ("none",)),)
     facts = FACTS
     default_target = TARGET
 
