@@ -232,6 +232,24 @@ def with_card(hand: Hand, at: tuple[int, int], card: str) -> Hand:
     return replace(hand, lines=tuple(lines))
 
 
+def swapped_readings(
+    hand: Hand, at: tuple[int, int], slips: list[Finding]
+) -> list[tuple[Hand, list[Finding], tuple[int, int]]]:
+    """The readings of a play at `at` as two cards of its trick written in each other's places (`2. 27 24 32 17`
+    for `2. 27 32 24 17`): the hand with the two swapped back, keeping the slip's findings at both places (a swapped
+    card is `not-held` twice, NOTATION section 8), read as the slip at `at`."""
+    trick = next((t for t in hand.tricks if any((p.card.line, p.card.column) == at for p in t.plays)), None)
+    if trick is None:
+        return []
+    mine = next(p.card for p in trick.plays if (p.card.line, p.card.column) == at)
+    out: list[tuple[Hand, list[Finding], tuple[int, int]]] = []
+    for other in (p.card for p in trick.plays if p.card is not mine and not p.card.unknown):
+        there = (other.line, other.column)
+        kept = [f for f in slips if place_of(f) in (at, there)]
+        out.append((with_card(with_card(hand, at, other.text), there, mine.text), kept, at))
+    return out
+
+
 def with_dealt(hand: Hand, deal: Deal, cards: list[str]) -> Hand:
     """`hand` with `cards` added to the `deal` line (at column 0 of its line: no place of the record)."""
     added = tuple(CardText(c, deal.line, 0) for c in cards)

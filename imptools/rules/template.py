@@ -33,6 +33,7 @@ from imptools.rules.readings import (
     reordered_tricks,
     score_misses,
     slip_tokens,
+    swapped_readings,
     unread_tricks,
     with_card,
     with_dealt,
@@ -571,6 +572,7 @@ class TrickRuleset(TokenRuleset):
             own = [c for c in dealt.get(owner, []) if c not in free and c != spelt] if owner is not None else []
             kept = kept_findings(slips, at, places)
             readings.extend((with_card(hand, at, card), kept, at) for card in [*free, *own])
+        readings.extend(swapped_readings(hand, place_of(first), slips))
         if len(readings) > MAX_READINGS:
             return None
         return self._best_reading(table, game, dealer, unknown, outcome, readings, place_of(first))
