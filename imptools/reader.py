@@ -33,6 +33,7 @@ from imptools.reader_grammar import (
     parse_line,
     repaired_line,
     slip_hint,
+    tag_slip,
     without_commas,
 )
 from imptools.reader_grammar import RecordSyntaxError as RecordSyntaxError
@@ -131,7 +132,6 @@ class _Assembler:
         self.hand_lines: list[HandLine] = []
         self.first_play_or_score: Trick | ScoreLine | None = None
         """The hand's first trick or score line so far (what a line before the tricks must not follow)."""
-        self.first_score: ScoreLine | None = None
         self.pending_comments: list[CommentLine | UnreadLine] = []
         """Comment lines and lines not read, waiting for the next element to know where they stand."""
         self.unread_chars = 0  # characters of this game's lines kept as `UnreadLine`
@@ -186,7 +186,7 @@ class _Assembler:
             self.hands.append(replace(self.hand, lines=tuple(self.hand_lines)))
             self.hand = None
             self.hand_lines = []
-            self.first_play_or_score = self.first_score = None
+            self.first_play_or_score = None
 
     def _game(self) -> Game:
         self._close_hand()
@@ -309,7 +309,7 @@ class _Assembler:
         self.hands = []
         self.hand = None
         self.hand_lines = []
-        self.first_play_or_score = self.first_score = None
+        self.first_play_or_score = None
         self.game_line = line
 
     def error(self, message: str, line: int, column: int, trick: int | None = None) -> None:
@@ -374,6 +374,14 @@ class _Assembler:
         if isinstance(element, Tag):
             if not self.started or self.hands or self.hand is not None:
                 yield from self._start_game(element.line)
+            if element.name == "Players" and "," in element.value:  # the comma repair, for the names
+                names = " ".join(n for n in re.split(r"[\s,]+", element.value) if n)
+                self.error(
+                    f'Names in Players are separated by spaces, not commas: `[Players "{names}"]`',
+                    element.line,
+                    element.column,
+                )
+                element = replace(element, value=names)
             self._place_pending_comments()
             self.header.append(element)
             return
@@ -383,14 +391,21 @@ class _Assembler:
         if isinstance(element, Hand):
             self._place_pending_comments()
             self._close_hand()
-            expected = (self.hands[-1].number + 1) if self.hands else 1
+            expected = len(self.hands) + 1
             if element.number != expected:
-                self.error(
-                    f"`hand {element.number}` where hand {expected} was expected: "
-                    "hands are numbered 1, 2, 3 ... in order",
-                    element.line,
-                    element.column,
-                )
+                # read as the hand of its place; reported where the numbers break from the hand before, so that
+                # one number written wrongly (1, 3, 3, 4) or hands numbered on from a wrong one (1, 3, 4, 5) is
+                # one finding (docs/decisions.md, "Hand numbers")
+                before = self.hands[-1] if self.hands else None
+                last = (before.written if before.written is not None else before.number) if before else 0
+                if element.number != last + 1:
+                    self.error(
+                        f"`hand {element.number}` where hand {expected} was expected: "
+                        f"hands are numbered 1, 2, 3 ... in order; it is read as hand {expected}",
+                        element.line,
+                        element.column,
+                    )
+                element = replace(element, number=expected, written=element.number)
             self.hand = element
             return
         if self.hand is None:
@@ -404,6 +419,25 @@ class _Assembler:
                 self.unread(raw, element.line)
             return
         self._place_pending_comments()
+        if isinstance(element, (Deal, Discard)) and raw is not None:
+            twin = next((x for x in self.hand_lines if _same_cards_line(x, element)), None)
+            if twin is not None:  # one line copied twice: read once, kept as written (docs/decisions.md)
+                who = element.player.name
+                self.findings.append(
+                    Finding(
+                        "duplicate-card",
+                        f"This {_kind(element)} line repeats line {twin.line} card for card: it is read once",
+                        element.line,
+                        element.column,
+                        self.path,
+                        self.index or 1,
+                        self._current_hand_number(),
+                        None,
+                        who,
+                    )
+                )
+                self.unread(raw, element.line)
+                return
         if isinstance(element, _BEFORE_TRICKS):
             after: Trick | ScoreLine | None = self.first_play_or_score
             if after is not None:
@@ -415,7 +449,9 @@ class _Assembler:
                 )
         elif isinstance(element, Trick):
             element = self._leader_colon(element)
-            score = self.first_score
+            # reported where the order breaks: the tricks after the first one there follow it (one finding)
+            prior = next((x for x in reversed(self.hand_lines) if isinstance(x, (Trick, ScoreLine))), None)
+            score = prior if isinstance(prior, ScoreLine) else None
             if score is not None:
                 self.error(
                     f"Trick {element.number} comes after the {score.kind} line (line {score.line}): "
@@ -426,8 +462,6 @@ class _Assembler:
                 )
         if self.first_play_or_score is None and isinstance(element, (Trick, ScoreLine)):
             self.first_play_or_score = element
-        if self.first_score is None and isinstance(element, ScoreLine):
-            self.first_score = element
         self.hand_lines.append(element)
 
     def _leader_colon(self, trick: Trick) -> Trick:
@@ -469,6 +503,16 @@ class _Assembler:
             self.started = True
             self._flush_findings()
             yield self._game()
+
+
+def _same_cards_line(line: Any, element: Deal | Discard) -> bool:
+    """`line` is a `deal` or `discard` line of the same kind, player (pack) and cards, in the same order."""
+    return (
+        type(line) is type(element)
+        and line.player.name == element.player.name
+        and line.player.pack == element.player.pack
+        and [c.text for c in line.cards] == [c.text for c in element.cards]
+    )
 
 
 def _kind(element: Any) -> str:
@@ -542,6 +586,8 @@ def read_lines(lines: Iterator[Physical], path: str | None, findings: list[Findi
             if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
                 yield from asm._start_game(logical.first_line)
             fixed = repaired_line(parser, text, logical.first_line) if isinstance(err, UnexpectedInput) else None
+            if fixed is None and stripped.startswith("["):
+                fixed = tag_slip(text, logical.first_line)
             if fixed is None:
                 hint = slip_hint(text, asm.players(), asm.next_trick())
                 if hint is not None:

@@ -260,6 +260,7 @@ _WORDS: dict[str, str] = {
     "RSQB": "`]` to close the tag",
     "MORETHAN": "`>` between the giver and the receiver",
     "$END": "the end of the line",
+    "<END-OF-FILE>": "the end of the line",
     "DEALER": "`dealer`",
 }
 _KEYWORDS = (
@@ -425,6 +426,28 @@ def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, i
     return None
 
 
+_QUOTES = "\"'\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb"
+_TAG_SLIP = re.compile(
+    rf"[ \t]*\[[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+([{_QUOTES}]?)([^{_QUOTES}\[\]{{}};]*?)([{_QUOTES}]?)[ \t]*\]"
+    r"[ \t]*(?:;(.*))?"
+)
+"""A tag whose value is not between straight double quotes: curly or single quotes, none, or one left out."""
+
+
+def tag_slip(text: str, first_line: int) -> tuple[Tag, str, int] | None:
+    """A tag line that does not parse read as meant where only its quotes are wrong (`[Players “Adam Betty”]`,
+    `[Players Adam Betty]`, `[Event "Club night]`): the tag, the finding's message and its column; else None.
+
+    A tag skipped would leave its game without it (a game with no `Players` is not judged at all), so the one slip
+    costs its one `syntax` finding and the tag is read (docs/decisions.md)."""
+    m = _TAG_SLIP.fullmatch(text.rstrip("\r\n"))
+    if m is None or not m.group(3).strip() or (m.group(2) == '"' and m.group(4) == '"'):
+        return None
+    name, value = m.group(1), " ".join(m.group(3).split())
+    tag = Tag(name, value, first_line, text.index("[") + 1, remark=m.group(5))
+    return tag, f'A tag\'s value is written between straight quotes: `[{name} "{value}"]`', m.start(2) + 1
+
+
 _GLUED_KEYWORD = re.compile(
     r"[ \t]*((?:"
     + "|".join(sorted((re.escape(k) for k in _LINE_KEYWORDS), key=len, reverse=True))
@@ -434,9 +457,16 @@ _GLUED_KEYWORD = re.compile(
 keyword and a number)."""
 
 _HAND_SLIP = re.compile(
-    r"[ \t]*([^\W\d_]+)[ \t]+([0-9]{1,9})(?:[ \t]+([^\W\d_]+))?(?:[ \t]+([^\W\d_][\w'\-]*))?[ \t]*(?:;.*)?"
+    r"[ \t]*([^\W\d_]+)(?:[ \t]*([0-9]{1,9}))?[.:,)]?(?:[ \t]+([^\W\d_]+)[:.,]?)?(?:[ \t]+([^\W\d_][\w'\-]*?))?"
+    r"[.:,]?[ \t]*(?:;.*)?"
 )
-"""A `hand` line with a slip in a keyword: `haand 3`, `hand 3 dealr Betty`, `hand 3 Betty` (the keyword left out)."""
+"""A `hand` line with a slip: in a keyword (`haand 3`, `hand 3 dealr Betty`, `hand 3 Betty`: the keyword left out), a
+mark after the number or the keyword (`hand 3. dealer Betty`, `hand 3 dealer: Betty`), or the number left out
+(`hand dealer Betty`: the hand due)."""
+
+
+_HAND_START = re.compile(r"[ \t]*([^\W\d_]+)[ \t]*([0-9]{1,9})(?![0-9])")
+"""The start of a `hand` line whose rest cannot be read (`hand 2 dealer Adam Betty`): the word and the number."""
 
 
 def _keyword_slip(word: str, keyword: str) -> bool:
@@ -454,9 +484,14 @@ def hand_line_slip(text: str, due: int, first_line: int) -> Hand | None:
     out of order): the one slip is reported where it stands (its `syntax` finding), and the hand still opens here,
     with its dealer where one is written (docs/decisions.md)."""
     m = _HAND_SLIP.fullmatch(text.rstrip("\r\n"))
-    if m is None or int(m.group(2)) != due or not _keyword_slip(m.group(1), "hand"):
+    if m is None or (m.group(2) is not None and int(m.group(2)) != due) or not _keyword_slip(m.group(1), "hand"):
+        start = _HAND_START.match(text)  # the rest of the line past reading: the hand opens, the rotation's dealer
+        if start is not None and int(start.group(2)) == due and _keyword_slip(start.group(1), "hand"):
+            return Hand(due, first_line, start.start(1) + 1, None)
         return None
     word, name, at = m.group(3), m.group(4), m.start(4) + 1
+    if m.group(2) is None and (word is None or name is None or not _keyword_slip(word, "dealer")):
+        return None  # no number: only `hand dealer Betty` is plainly a hand line (`hand two` is not)
     if name is None and word is not None:
         if _keyword_slip(word, "dealer"):
             word = None  # `hand 3 dealer`: the dealer's name left out, the rotation gives him

@@ -431,7 +431,10 @@ _L = TypeVar("_L")
 
 @dataclass(slots=True, unsafe_hash=True, init=False)
 class Hand(_Element):
-    """`hand N [dealer NAME]` and the lines that follow it, in written order."""
+    """`hand N [dealer NAME]` and the lines that follow it, in written order.
+
+    `number` is the hand's place in its game (hands are numbered 1, 2, 3 ... in order); where the record wrote
+    another number, `written` keeps it, so that nothing written is lost (as `NameRef.written` keeps a name)."""
 
     number: int
     line: int
@@ -440,6 +443,7 @@ class Hand(_Element):
     lines: tuple[HandLine, ...] = ()
     annotations: tuple[Annotation, ...] = ()
     remark: str | None = None
+    written: int | None = None
 
     def __init__(
         self,
@@ -450,6 +454,7 @@ class Hand(_Element):
         lines: tuple[HandLine, ...] = (),
         annotations: tuple[Annotation, ...] = (),
         remark: str | None = None,
+        written: int | None = None,
     ) -> None:
         self.number = number
         self.line = line
@@ -458,6 +463,7 @@ class Hand(_Element):
         self.lines = lines
         self.annotations = annotations
         self.remark = remark
+        self.written = written
 
     def _of(self, kind: type[_L]) -> list[_L]:
         return [x for x in self.lines if isinstance(x, kind)]

@@ -155,7 +155,8 @@ def _header(header: tuple[HeaderLine, ...]) -> list[str]:
 
 
 def _hand(hand: Hand, spell: _Spelling) -> list[str]:
-    head = f"hand {hand.number}" + (f" dealer {hand.dealer.as_written}" if hand.dealer is not None else "") + _end(hand)
+    number = hand.written if hand.written is not None else hand.number  # as written, a wrong number too
+    head = f"hand {number}" + (f" dealer {hand.dealer.as_written}" if hand.dealer is not None else "") + _end(hand)
     return [head] + [_line(line, spell) for line in hand.lines]
 
 

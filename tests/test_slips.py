@@ -764,7 +764,21 @@ def test_trick_lines_out_of_place_are_one_finding_and_keep_the_score(
 
 
 @pytest.mark.parametrize(
-    "slip", ["haand 2 dealer Adam", "hnad 2 dealer Adam", "Hand 2 dealer Adam", "hand 2 dealr Adam", "hand 2 Adam"]
+    "slip",
+    [
+        "haand 2 dealer Adam",
+        "hnad 2 dealer Adam",
+        "Hand 2 dealer Adam",
+        "hand 2 dealr Adam",
+        "hand 2 Adam",
+        "hand 2. dealer Adam",  # a mark after the number or the keyword
+        "hand 2: dealer Adam",
+        "hand 2 dealer: Adam",
+        "Hand 2 Dealer Adam.",
+        "hand dealer Adam",  # the number left out: the hand due
+        "hand 2 dealer Adam Betty",  # the rest past reading: the hand opens, the rotation's dealer (Adam)
+        "hand 2 dealer Adam {a note never closed",
+    ],
 )
 def test_a_slip_in_the_hand_lines_keywords_still_opens_the_hand(slip: str) -> None:
     clean = sample("thursday-club.imp")
@@ -772,6 +786,32 @@ def test_a_slip_in_the_hand_lines_keywords_still_opens_the_hand(slip: str) -> No
     (finding,) = result.all_findings()
     assert (finding.code, finding.line) == ("syntax", clean[: clean.index("hand 2 dealer")].count("\n") + 1)
     assert scores(result) == scores(judged(clean)) and [h.dealer for h in result.hands][1] == "Adam"
+
+
+@pytest.mark.parametrize(
+    ("numbers", "slips", "place"),
+    [
+        ((3, 3), [("hand 2 dealer Adam", "hand 3 dealer Adam")], 2),  # one number wrong
+        ((2, 2), [("hand 3 dealer Betty", "hand 2 dealer Betty")], 3),
+        ((3, 4), [("hand 3 dealer Betty", "hand 4 dealer Betty"), ("hand 2 dealer Adam", "hand 3 dealer Adam")], 2),
+    ],
+)
+def test_a_hand_numbered_wrongly_is_one_finding_read_as_the_hand_of_its_place_and_written_back_as_written(
+    numbers: tuple[int, int], slips: list[tuple[str, str]], place: int
+) -> None:
+    """1, 3, 3 and 1, 2, 2 and 1, 3, 4 (numbered on from a wrong number): one `syntax` finding where the numbers
+    break from the hand before, every hand judged and scored as the hand of its place, fmt keeping the numbers."""
+    clean = sample("thursday-club.imp")
+    text, formatted = clean, format_games(read_games(clean))
+    for old, new in slips:
+        text, formatted = slipped(text, old, new), slipped(formatted, old, new)
+    (game,) = read_games(text)
+    result = judge_game(game)
+    (finding,) = result.all_findings()
+    assert finding.code == "syntax" and f"it is read as hand {place}" in finding.message
+    assert [h.number for h in result.hands] == [1, 2, 3] and scores(result) == scores(judged(clean))
+    assert [h.written for h in game.hands] == [None, *(w if w != n else None for n, w in zip((2, 3), numbers))]
+    assert format_games([game]) == formatted
 
 
 def test_a_hand_line_with_the_wrong_number_and_a_slip_is_not_guessed() -> None:
@@ -858,3 +898,64 @@ def test_two_cards_of_a_trick_in_each_others_places_cost_their_own_findings_and_
             assert [[h.scores for h in r.hands] for r in results] == [[h.scores for h in r.hands] for r in clean]
             swaps += 1
     assert swaps > 30
+
+
+@pytest.mark.parametrize("sample_name", ["thursday-club.imp", "botifarra-obligada-casal.imp", "ninety-nine-sunday.imp"])
+def test_a_deal_or_discard_line_written_twice_is_read_once_with_one_finding(sample_name: str) -> None:
+    text = sample(sample_name)
+    clean = judged(text)
+    lines = text.split("\n")
+    copied = 0
+    for k, line in enumerate(lines):
+        if not line.startswith(("deal ", "discard ")):
+            continue
+        twice = "\n".join([*lines[: k + 1], line, *lines[k + 1 :]])
+        (game,) = read_games(twice)
+        result = judge_game(game)
+        (finding,) = result.all_findings()
+        assert (finding.code, finding.line, finding.player) == ("duplicate-card", k + 2, line.split()[1])
+        assert f"repeats line {k + 1} card for card" in finding.message
+        assert scores(result) == scores(clean)
+        assert format_games([game]).count(line) == format_games(read_games(text)).count(line) + 1  # kept
+        copied += 1
+    assert copied >= 8
+
+
+def test_a_score_line_written_before_the_tricks_is_one_finding_and_still_checked() -> None:
+    text = sample("thursday-club.imp")
+    lines = text.split("\n")
+    start = lines.index("hand 2 dealer Adam")
+    first = next(k for k in range(start, len(lines)) if lines[k].startswith("1. "))
+    score = next(k for k in range(first, len(lines)) if lines[k].startswith("score "))
+    moved = [*lines[:first], lines[score], *lines[first:score], *lines[score + 1 :]]
+    result = judged("\n".join(moved))
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.line, finding.trick) == ("syntax", first + 2, 1)
+    assert scores(result) == scores(judged(text))
+    wrong = judged("\n".join(moved).replace(lines[score], lines[score].replace(" 31", " 30", 1), 1))
+    assert "score-mismatch" in codes(wrong)  # the score line moved is still checked
+
+
+@pytest.mark.parametrize(
+    ("slip", "written"),
+    [
+        ('[Players "Adam, Betty, Christian, Doris"]', "Names in Players are separated by spaces, not commas"),
+        ('[Players "Adam,Betty,Christian,Doris"]', "Names in Players are separated by spaces, not commas"),
+        ("[Players \u201cAdam Betty Christian Doris\u201d]", "written between straight quotes"),
+        ("[Players Adam Betty Christian Doris]", "written between straight quotes"),
+        ("[Players 'Adam Betty Christian Doris']", "written between straight quotes"),
+        ('[Players "Adam Betty Christian Doris]', "written between straight quotes"),
+    ],
+)
+def test_the_players_tag_with_commas_or_other_quotes_is_one_finding_and_the_game_is_judged(
+    slip: str, written: str
+) -> None:
+    clean = sample("thursday-club.imp")
+    text = slipped(clean, '[Players "Adam Betty Christian Doris"]', slip)
+    (game,) = read_games(text)
+    result = judge_game(game)
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.line) == ("syntax", 4) and written in finding.message
+    assert '`[Players "Adam Betty Christian Doris"]`' in finding.message
+    assert scores(result) == scores(judged(clean)) and result.rules_checked
+    assert format_games([game]) == format_games(read_games(clean))  # fmt writes the tag as meant

@@ -10,8 +10,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
-
 from imptools.cli.output import EXIT_FOUND, EXIT_INTERNAL, EXIT_OK, EXIT_UNREADABLE, error
 from imptools.files import shown
 from imptools.findings import INTERNAL, Finding
@@ -81,6 +79,8 @@ def one_record(name: str, command: str) -> tuple[Inputs, str]:
     """The one record file a command such as `imp replay` reads: `name`, or the only `.imp` file of a folder.
 
     A folder with none, or with several, ends the command with the unreadable status, saying why."""
+    import typer  # only here: `imp validate` into a pipe imports no typer (tests/test_cli_plain.py)
+
     inputs = expand([name])
     if len(inputs.paths) == 1:
         return inputs, inputs.paths[0]
