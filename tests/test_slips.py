@@ -959,3 +959,31 @@ def test_the_players_tag_with_commas_or_other_quotes_is_one_finding_and_the_game
     assert '`[Players "Adam Betty Christian Doris"]`' in finding.message
     assert scores(result) == scores(judged(clean)) and result.rules_checked
     assert format_games([game]) == format_games(read_games(clean))  # fmt writes the tag as meant
+
+
+@pytest.mark.parametrize(
+    ("sample_name", "written", "slip", "meant"),
+    [
+        ("thursday-club.imp", "1. 10 6 4 8", "1. 1O 6 4 8", "10"),  # a letter O for a zero
+        ("thursday-club.imp", "1. 10 6 4 8", "1. l0 6 4 8", "10"),
+        ("thursday-club.imp", "2. 27 32 24 17", "2. 72 32 24 17", "27"),  # digits the other way round
+        ("thursday-club.imp", "deal Betty 10 13 14 20 25 26 27 30 36", "deal Betty 10 13 14 20 25 26 27 30 63", "36"),
+        ("botifarra-obligada-casal.imp", "1. Núria:1e 5e", "1. Núria:e1 5e", "1e"),  # suit before the rank
+        ("ninety-nine-sunday.imp", "1. Al:KH 7H 6H", "1. Al:KH H7 6H", "7H"),
+    ],
+)
+def test_a_card_not_of_the_deck_names_the_card_meant_and_costs_its_hand_nothing_more(
+    sample_name: str, written: str, slip: str, meant: str
+) -> None:
+    """An unknown card leaves its hand unscored (section 8), with one `unknown-card` that names the card meant and
+    the one `not-scored`; in a deal, the card it stands for is not then `not-held` where its player plays it."""
+    text = sample(sample_name)
+    clean = judged(text)
+    result = judged(slipped(text, written, slip))
+    found = sorted(result.all_findings(), key=lambda f: f.code)
+    assert [f.code for f in found] == ["not-scored", "unknown-card"], [(f.code, f.message) for f in found]
+    assert f"did you mean `{meant}`?" in found[1].message
+    hand = found[1].hand
+    assert [s for h, s in zip(result.hands, scores(result)) if h.number != hand] == [
+        s for h, s in zip(clean.hands, scores(clean)) if h.number != hand
+    ]

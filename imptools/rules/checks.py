@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 
 from imptools.record import CardText, Discard, Game, Hand, NameRef, Pass, ScoreLine
 from imptools.rules.exchange import Resolve, cards_of
@@ -143,13 +143,9 @@ def exchange_card_findings(hand: Hand, resolve: Resolve, report: Reporter) -> No
     `duplicate-card`: a card its player puts away twice (discarded and passed, or passed twice), at the second place:
     nobody hands on one card twice."""
     dealt: dict[str, set[int]] = {}
-    partly: set[str] = set()  # a deal with a `?` or a token that is no card proves nothing missing from it
     for deal in hand.deals:
-        known = cards_of(deal.cards, resolve)
-        dealt.setdefault(deal.player.name, set()).update(known)
-        if len(known) < len(deal.cards):
-            partly.add(deal.player.name)
-    for name in partly:
+        dealt.setdefault(deal.player.name, set()).update(cards_of(deal.cards, resolve))
+    for name in partly_dealt(hand, resolve):
         dealt.pop(name, None)
     lines: list[tuple[str, str, CardText]] = []
     for line in hand.lines:
@@ -169,6 +165,12 @@ def exchange_card_findings(hand: Hand, resolve: Resolve, report: Reporter) -> No
             put[(p, c)] = verb
 
 
+def partly_dealt(hand: Hand, resolve: Resolve) -> set[str]:
+    """The players whose `deal` line holds a `?` or a token that is no card (`63` for `36`): such a deal proves
+    nothing missing from its player's hand."""
+    return {d.player.name for d in hand.deals if len(cards_of(d.cards, resolve)) < len(d.cards)}
+
+
 def play_not_held_findings(
     walk: Walk,
     final: Mapping[str, set[int]],
@@ -176,21 +178,24 @@ def play_not_held_findings(
     report: Reporter,
     when: str,
     elsewhere: Mapping[int, tuple[str | None, str]] | None = None,
+    partly: Collection[str] = frozenset(),
 ) -> None:
     """`not-held`: a card played that the deal (and the exchange) show its player did not hold.
 
     `elsewhere` maps cards the record puts out of some hands to (the only player
     who may hold it, or None for nobody; where it is): it proves a card not held
     by a player whose own deal is not recorded (`{48: ("Adam", "dealt to Adam")}`,
-    a card put away face down: `(None, "in Betty's bid")`).
+    a card put away face down: `(None, "in Betty's bid")`). The hands of `partly` (`partly_dealt`) prove nothing
+    by themselves.
     """
     tricks = [*walk.tricks, *([walk.unfinished] if walk.unfinished is not None else [])]
     for played in tricks:
         for play, p, c in zip(played.trick.plays, played.who, played.cards):
             where = (elsewhere or {}).get(c)
-            if p in final and c not in final[p]:
+            known = p in final and p not in partly
+            if known and c not in final[p]:
                 why = f"did not hold it {when}"
-            elif p not in final and where is not None and where[0] != p:
+            elif not known and where is not None and where[0] != p:
                 why = f"it was {where[1]}"
             else:
                 continue

@@ -41,7 +41,33 @@ from imptools.rules.readings import (
 from imptools.rules.report import Reporter
 from imptools.rules.steps import Step
 from imptools.rules.tricks import Walk, hand_dealers
+from imptools.slips import one_keystroke
 from imptools.suggest import did_you_mean
+
+_DIGIT_SLIPS = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1"})
+
+
+def card_meant(text: str, game: Game, ruleset: Ruleset, close: bool = True) -> str | None:
+    """The one card of `game`'s deck that `text`, not a card, plainly stands for: its parts written the other way
+    round (`e6` for `6e`, `H7` for `7H`), a letter for a digit (`1O`, `l0` for `10`), or, with `close`, one
+    keystroke from exactly one card (not asked of another game's card: `9o` in a Bottle Imp record is no slip of
+    `9`). None where no card, or several, fit.
+
+    >>> from imptools.reader import read_games
+    >>> from imptools.rules import get_ruleset
+    >>> (g,) = read_games('[Game "botifarra"]\\n[Players "A B C D"]\\n')
+    >>> card_meant("e6", g, get_ruleset("botifarra")), card_meant("x", g, get_ruleset("botifarra"))
+    ('6e', None)
+    """
+    tries = [text[i:] + text[:i] for i in range(1, len(text))]
+    tries.append(text.translate(_DIGIT_SLIPS))
+    found = {str(check.canonical) for t in tries if (check := ruleset.check_card(t, game)).code is None}
+    if len(found) == 1:
+        return found.pop()
+    if found or not close:
+        return None
+    deck = [str(card) for card in ruleset.deck(game)]
+    return one_keystroke(text, deck) if deck else None
 
 
 def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> list[Finding]:
@@ -97,12 +123,16 @@ def token_findings(game: Game, ruleset: Ruleset, play_names: bool = True) -> lis
         check = checked(c.text)
         if check.code is not None:
             other = _other_game_card(c.text, game, ruleset.name)
+            meant = card_meant(c.text, game, ruleset, not other) if check.code == "unknown-card" else None
             out.append(
                 Finding(
                     check.code,
-                    f"`{c.text}` is a card of {other}, not of this game ({ruleset.name})"
-                    if other
-                    else check.message or f"`{c.text}` is not a card of this game",
+                    (
+                        f"`{c.text}` is a card of {other}, not of this game ({ruleset.name})"
+                        if other
+                        else check.message or f"`{c.text}` is not a card of this game"
+                    )
+                    + (f"; did you mean `{meant}`?" if meant else ""),
                     c.line,
                     c.column,
                     game.path,

@@ -44,6 +44,7 @@ from imptools.rules.checks import (
     deal_size_findings,
     duplicate_findings,
     name_findings,
+    partly_dealt,
     play_not_held_findings,
     trick_count_findings,
 )
@@ -248,7 +249,7 @@ class Botifarra(TrickRuleset):
         )
         held = after_exchange(hand, setup.resolve) if exchange else dealt
         final = {p: cards for p, cards in held.items() if whole <= recorded.get(p, set())}
-        play_not_held_findings(walk, final, spell, report, "in the deal")
+        play_not_held_findings(walk, final, spell, report, "in the deal", None, partly_dealt(hand, setup.resolve))
         return final
 
     def _play_rules(

@@ -76,13 +76,14 @@ CARD = re.compile(r"0*([0-9]{1,2}(?:\.5)?)([a-zA-Z]?)")
 
 
 def card_number(text: str) -> int | None:
-    """The engine card a token names, by its spelling alone (None when it is no number a deck could hold).
+    """The engine card a token names, by its spelling alone (None when it is no number a deck could hold, or its
+    letter is no colour: `1O` is not card 1).
 
-    >>> card_number("24b"), card_number("2.5"), card_number("9" * 400)
-    (48, 5, None)
+    >>> card_number("24b"), card_number("2.5"), card_number("9" * 400), card_number("1O")
+    (48, 5, None, None)
     """
     m = CARD.fullmatch(text)
-    if m is None:
+    if m is None or (m.group(2) and m.group(2).lower() not in COLOURS):
         return None
     whole, _, half = m.group(1).partition(".")
     return 2 * int(whole) + (1 if half else 0)

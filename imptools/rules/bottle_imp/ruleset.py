@@ -27,6 +27,7 @@ from imptools.rules.checks import (
     duplicate_findings,
     exchange_card_findings,
     name_findings,
+    partly_dealt,
     play_not_held_findings,
     trick_count_findings,
 )
@@ -72,7 +73,7 @@ class BottleImp(TrickRuleset):
         spelled = m.group(1) if m is not None else ""
         whole, _, half = spelled.partition(".")
         number = 2 * int(whole) + (1 if half else 0) if m is not None else None  # card_number, the match made once
-        if m is None or number not in cards:
+        if m is None or number not in cards or (m.group(2) and m.group(2).lower() not in COLOURS):
             return CardCheck(None, "unknown-card", f"`{text}` is not a card of this deck ({name})")
         assert number is not None
         letter = m.group(2).lower()
@@ -229,7 +230,9 @@ class BottleImp(TrickRuleset):
                 msg = f"{g} passes to {r}, who sits neither after nor before {g}"
                 report.add("bad-exchange", msg, ps.line, ps.column, None, g)
         if hand.deals:
-            play_not_held_findings(walk, final, spell, report, "after the deal and the exchange")
+            play_not_held_findings(
+                walk, final, spell, report, "after the deal and the exchange", None, partly_dealt(hand, setup.resolve)
+            )
 
     def _packs(self, setup: Setup, hand: Hand) -> Callable[[int, int, str, int], object] | None:
         """Which pack the i-th card of a trick came from (0 in one-pack variants), or None when unknowable."""

@@ -26,6 +26,7 @@ from imptools.rules.checks import (
     deal_size_findings,
     duplicate_findings,
     name_findings,
+    partly_dealt,
     play_not_held_findings,
     trick_count_findings,
 )
@@ -324,7 +325,9 @@ class NinetyNine(TrickRuleset):
         }
         for p, cards in deck.put_away.items():
             elsewhere.update((c, (None, f"put away in {p}'s bid")) for c in cards)
-        play_not_held_findings(walk, kept, spell, report, "after the deal and the bid", elsewhere)
+        play_not_held_findings(
+            walk, kept, spell, report, "after the deal and the bid", elsewhere, partly_dealt(hand, parse)
+        )
         for line in hand.lines:
             if isinstance(line, (Discard, Pass, Open, ImpTrick)):
                 who = None if isinstance(line, ImpTrick) else line.giver if isinstance(line, Pass) else line.player
