@@ -987,3 +987,24 @@ def test_a_card_not_of_the_deck_names_the_card_meant_and_costs_its_hand_nothing_
     assert [s for h, s in zip(result.hands, scores(result)) if h.number != hand] == [
         s for h, s in zip(clean.hands, scores(clean)) if h.number != hand
     ]
+
+
+def test_a_later_card_written_at_an_earlier_play_is_told_and_replayed_as_the_judging_reads_it() -> None:
+    """`23` for `32` in trick 2 (the 23 is played in trick 8): one `duplicate-card` at the card's second place,
+    naming the player who played it there as the hand is read (the seats as written would name another), and
+    `imp replay` seats every play so, showing the card read with what was written."""
+    text = slipped(sample("thursday-club.imp"), "2. 27 32 24 17", "2. 27 23 24 17")
+    (game,) = read_games(text)
+    result = judge_game(game)
+    (finding,) = result.all_findings()
+    line = text.split("\n").index("2. 27 23 24 17") + 1
+    assert (finding.code, finding.player, finding.trick) == ("duplicate-card", "Christian", 8), finding
+    assert finding.message.startswith("Christian plays 23 in trick 8")
+    assert scores(result) == scores(judged(sample("thursday-club.imp")))
+    ruleset = get_ruleset("bottle-imp")
+    assert ruleset is not None
+    plays = [s.event for s in ruleset.replay(game, 2) if s.event.kind == "play"]
+    (slip,) = [e for e in plays if e.line == line and e.column == 7]
+    assert (slip.player, slip.cards, slip.text) == ("Christian", ("32",), "written 23")
+    assert [e.player for e in plays if e.trick == 8 and e.cards == ("23",)] == ["Christian"]
+    assert sum(1 for e in plays if e.text is not None) == 1

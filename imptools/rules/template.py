@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import ClassVar
 
 from mypy_extensions import mypyc_attr
@@ -379,7 +379,7 @@ class TrickRuleset(TokenRuleset):
             unknown = {**unread, **gaps}
             blocking = _blocking(token, hand)
             if not blocking:
-                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome, (unread, gaps, moved))
+                outcome = self._card_slips_as_meant(table, game, hand, dealer, outcome, (unread, gaps, moved))[1]
             scores = None if blocking else outcome.scores
             if outcome.walk is not None:
                 token = _seat_token_findings(token, outcome.walk)
@@ -470,9 +470,9 @@ class TrickRuleset(TokenRuleset):
 
     def _card_slips_as_meant(
         self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: Unknown
-    ) -> HandOutcome:
+    ) -> tuple[Hand, HandOutcome]:
         """The hand read as the players meant it where a played or dealt card is a slip of the pen (for a dealt
-        card, `_one_deal_slip`).
+        card, `_one_deal_slip`), and its outcome.
 
         A card played twice, or by a player who provably did not hold it, is a
         slip: nobody can play a card twice or one he does not hold. When one
@@ -488,9 +488,9 @@ class TrickRuleset(TokenRuleset):
             if better is None:
                 better = self._one_card_slip(table, game, hand, dealer, outcome, unknown)
             if better is None:
-                return outcome
+                return hand, outcome
             hand, outcome = better
-        return outcome
+        return hand, outcome
 
     def _one_deal_slip(
         self, table: object, game: Game, hand: Hand, dealer: str, outcome: HandOutcome, unknown: Unknown
@@ -569,7 +569,8 @@ class TrickRuleset(TokenRuleset):
             best = [b for b in best if b[4] == named]
         if len(best) != 1 or best[0][0] > errors_in(outcome.findings):
             return None
-        _, reading, tried, kept, _ = best[0]
+        _, reading, tried, kept, at = best[0]
+        kept = _reseated(kept, at, tried.walk)
         seen = {(f.code, f.line, f.column) for f in tried.findings}
         tried.findings = [*(f for f in kept if (f.code, f.line, f.column) not in seen), *tried.findings]
         return reading, tried
@@ -626,10 +627,49 @@ class TrickRuleset(TokenRuleset):
         for hand, dealer in zip(game.hands, self.dealers(game, table)):
             if hand.number == hand_number and dealer in game.players:
                 assert dealer is not None
-                read, unread = unread_tricks(hand)  # the trick lines as the judging reads them (`judge`)
-                read = self._tricks_as_written_or_meant(table, game, read, dealer, unread)[0]
-                return iter(self.play_hand(table, game, read, dealer, steps=True).steps)
+                return iter(self._replay_as_judged(table, game, hand, dealer))
         return iter(())
+
+    def _replay_as_judged(self, table: object, game: Game, hand: Hand, dealer: str) -> list[Step]:
+        """The steps of `hand` read as `judge` reads it: its trick lines (`_tricks_as_written_or_meant`) and its
+        cards written for others (`_card_slips_as_meant`), so that the replay seats every play as the judging and
+        the score do; a card read as another says what was written (`Event.text`: "written 23")."""
+        read, unread = unread_tricks(hand)
+        read, outcome, gaps, moved = self._tricks_as_written_or_meant(table, game, read, dealer, unread)
+        token = [f for f in token_findings(game, self, play_names=False) if f.hand == hand.number]
+        meant = read
+        if not _blocking(token, read):
+            meant = self._card_slips_as_meant(table, game, read, dealer, outcome, (unread, gaps, moved))[0]
+        steps = list(self.play_hand(table, game, meant, dealer, steps=True).steps)
+        if meant is read:
+            return steps
+        written = {(p.card.line, p.card.column): p.card.text for t in read.tricks for p in t.plays}
+        for k, step in enumerate(steps):
+            e = step.event
+            was = written.get((e.line or 0, e.column or 0)) if e.kind == "play" and e.text is None else None
+            if was is not None and (self.check_card(was, game).canonical,) != e.cards:
+                steps[k] = replace(step, event=replace(e, text=f"written {was}"))
+        return steps
+
+
+def _reseated(kept: list[Finding], at: tuple[int, int], walk: Walk | None) -> list[Finding]:
+    """The findings a slip read at `at` keeps, told as the reading seats the plays: one at another place of the card
+    (the `duplicate-card` at its second place, where the slip is its first) names the player who made that play in
+    the reading, and a `not-held` there, which only the seating as written proved, is dropped."""
+    if walk is None or all(place_of(f) == at for f in kept):
+        return kept
+    who = {(play.card.line, play.card.column): p for t in walk.tricks for play, p in zip(t.trick.plays, t.who)}
+    out: list[Finding] = []
+    for f in kept:
+        player = who.get(place_of(f))
+        if place_of(f) == at or player is None or player == f.player:
+            out.append(f)
+        elif f.code == "duplicate-card":
+            told = f.message
+            if f.player is not None and told.startswith(f.player + " "):
+                told = player + told[len(f.player) :]
+            out.append(replace(f, player=player, message=told))
+    return out
 
 
 def bad_players_result(game: Game, problem: str) -> GameResult:
