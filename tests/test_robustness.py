@@ -634,3 +634,12 @@ def test_a_card_of_another_game_says_which_game_it_belongs_to() -> None:
         "`24` is a card of bottle-imp, not of this game (ninety-nine)",
         "`9o` is a card of botifarra, not of this game (ninety-nine)",
     ]
+
+
+def test_score_json_lists_no_game_for_a_file_that_holds_none(tmp_path: Path) -> None:
+    empty, binary, night = tmp_path / "empty.imp", tmp_path / "binary.imp", tmp_path / "night.imp"
+    empty.write_text("", encoding="utf-8")
+    binary.write_bytes(bytes(range(256)) * 4)
+    night.write_text(THURSDAY, encoding="utf-8")
+    doc = json.loads(run("score", "--json", str(empty), str(binary), str(night)).stdout)
+    assert [(g["path"], g["game"]) for g in doc["games"]] == [(str(night), 1)]

@@ -53,6 +53,8 @@ def score_json(files: list[str], jobs: int | None) -> int:
     out: list[dict[str, object]] = []
     for _path, game, result in judged(inputs, jobs_to_use(jobs), whole_games=False):
         inputs.internal.extend(internal_findings(result))
+        if not game.holds_game:
+            continue  # an empty file, or one with no notation: no game to score (`imp validate` says why)
         out.append(
             {
                 "path": game.path,
