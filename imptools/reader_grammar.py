@@ -445,7 +445,8 @@ def tag_slip(text: str, first_line: int) -> tuple[Tag, str, int] | None:
         return None
     name, value = m.group(1), " ".join(m.group(3).split())
     tag = Tag(name, value, first_line, text.index("[") + 1, remark=m.group(5))
-    return tag, f'A tag\'s value is written between straight quotes: `[{name} "{value}"]`', m.start(2) + 1
+    message = f'A tag\'s value is a quoted value, between straight quotes: `[{name} "{value}"]`'
+    return tag, message, m.start(2) + 1
 
 
 _GLUED_KEYWORD = re.compile(

@@ -124,7 +124,7 @@ HAND = (
         (HEAD + HAND + "3. 37 33 zz:: 14 {the end is lost\n", ["3. 37 33 zz:: 14 {the end is lost"]),
         (HEAD + HAND + "2. x {a note\nover two lines} y::\n", ["2. x {a note\nover two lines} y::"]),
         (HEAD + HAND + "\nwhat Betty owes: 3 coins ; remark\n\n" + HEAD + HAND, ["what Betty owes: 3 coins ; remark"]),
-        (HEAD + '[Event "Thursday club]\n' + HAND, ['[Event "Thursday club]']),
+        (HEAD + '[Event "Thursday "club" night]\n' + HAND, ['[Event "Thursday "club" night]']),  # (quotes alone: read)
         (HEAD + HAND + '[Event "second game\n' + "hand 1\n1. Adam:24 15 17 32\n", ['[Event "second game']),
         ("shopping: eggs\n" + HEAD + HAND, ["shopping: eggs"]),
         (HEAD + "deal Adam 2 4 6\n" + HAND, ["deal Adam 2 4 6"]),  # read, but before any hand: no place

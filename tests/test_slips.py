@@ -941,10 +941,10 @@ def test_a_score_line_written_before_the_tricks_is_one_finding_and_still_checked
     [
         ('[Players "Adam, Betty, Christian, Doris"]', "Names in Players are separated by spaces, not commas"),
         ('[Players "Adam,Betty,Christian,Doris"]', "Names in Players are separated by spaces, not commas"),
-        ("[Players \u201cAdam Betty Christian Doris\u201d]", "written between straight quotes"),
-        ("[Players Adam Betty Christian Doris]", "written between straight quotes"),
-        ("[Players 'Adam Betty Christian Doris']", "written between straight quotes"),
-        ('[Players "Adam Betty Christian Doris]', "written between straight quotes"),
+        ("[Players \u201cAdam Betty Christian Doris\u201d]", "a quoted value, between straight quotes"),
+        ("[Players Adam Betty Christian Doris]", "a quoted value, between straight quotes"),
+        ("[Players 'Adam Betty Christian Doris']", "a quoted value, between straight quotes"),
+        ('[Players "Adam Betty Christian Doris]', "a quoted value, between straight quotes"),
     ],
 )
 def test_the_players_tag_with_commas_or_other_quotes_is_one_finding_and_the_game_is_judged(
