@@ -419,25 +419,6 @@ class _Assembler:
                 self.unread(raw, element.line)
             return
         self._place_pending_comments()
-        if isinstance(element, (Deal, Discard)) and raw is not None:
-            twin = next((x for x in self.hand_lines if _same_cards_line(x, element)), None)
-            if twin is not None:  # one line copied twice: read once, kept as written (docs/decisions.md)
-                who = element.player.name
-                self.findings.append(
-                    Finding(
-                        "duplicate-card",
-                        f"This {_kind(element)} line repeats line {twin.line} card for card: it is read once",
-                        element.line,
-                        element.column,
-                        self.path,
-                        self.index or 1,
-                        self._current_hand_number(),
-                        None,
-                        who,
-                    )
-                )
-                self.unread(raw, element.line)
-                return
         if isinstance(element, _BEFORE_TRICKS):
             after: Trick | ScoreLine | None = self.first_play_or_score
             if after is not None:
@@ -503,16 +484,6 @@ class _Assembler:
             self.started = True
             self._flush_findings()
             yield self._game()
-
-
-def _same_cards_line(line: Any, element: Deal | Discard) -> bool:
-    """`line` is a `deal` or `discard` line of the same kind, player (pack) and cards, in the same order."""
-    return (
-        type(line) is type(element)
-        and line.player.name == element.player.name
-        and line.player.pack == element.player.pack
-        and [c.text for c in line.cards] == [c.text for c in element.cards]
-    )
 
 
 def _kind(element: Any) -> str:

@@ -250,6 +250,37 @@ def swapped_readings(
     return out
 
 
+def copied_lines(hand: Hand, game: Game) -> tuple[Hand, list[Finding]]:
+    """`hand` without each `deal` or `discard` line that repeats an earlier one card for card (the same player, pack
+    and cards), and one `duplicate-card` for each: a line copied twice is read once (docs/decisions.md). The record
+    keeps the copy; only the judging and the replay leave it out."""
+    seen: dict[tuple[type, str, int | None, tuple[str, ...]], int] = {}
+    kept: list[HandLine] = []
+    found: list[Finding] = []
+    for line in hand.lines:
+        if isinstance(line, (Deal, Discard)) and line.cards:
+            key = (type(line), line.player.name, line.player.pack, tuple(c.text for c in line.cards))
+            if key in seen:
+                kind = "deal" if isinstance(line, Deal) else "discard"
+                found.append(
+                    Finding(
+                        "duplicate-card",
+                        f"This `{kind}` line repeats line {seen[key]} card for card: it is read once",
+                        line.line,
+                        line.column,
+                        game.path,
+                        game.index,
+                        hand.number,
+                        None,
+                        line.player.name,
+                    )
+                )
+                continue
+            seen[key] = line.line
+        kept.append(line)
+    return (replace(hand, lines=tuple(kept)), found) if found else (hand, [])
+
+
 def with_dealt(hand: Hand, deal: Deal, cards: list[str]) -> Hand:
     """`hand` with `cards` added to the `deal` line (at column 0 of its line: no place of the record)."""
     added = tuple(CardText(c, deal.line, 0) for c in cards)

@@ -24,6 +24,7 @@ from imptools.rules.readings import (
     MAX_READINGS,
     Unknown,
     at_places,
+    copied_lines,
     errors_in,
     gap_findings,
     kept_findings,
@@ -374,6 +375,7 @@ class TrickRuleset(TokenRuleset):
                 hands.append(HandResult(hand.number, dealer, False, None, tuple(report.findings)))
                 continue
             assert dealer is not None
+            hand, copies = copied_lines(hand, game)
             hand, unread = unread_tricks(hand)
             hand, outcome, gaps, moved = self._tricks_as_written_or_meant(table, game, hand, dealer, unread)
             unknown = {**unread, **gaps}
@@ -383,7 +385,7 @@ class TrickRuleset(TokenRuleset):
             scores = None if blocking else outcome.scores
             if outcome.walk is not None:
                 token = _seat_token_findings(token, outcome.walk)
-            report = Reporter(game, hand, [*token, *outcome.findings])
+            report = Reporter(game, hand, [*token, *copies, *outcome.findings])
             if scores is not None:
                 for p, v in scores.items():
                     totals[p] = totals.get(p, 0) + v
@@ -634,7 +636,7 @@ class TrickRuleset(TokenRuleset):
         """The steps of `hand` read as `judge` reads it: its trick lines (`_tricks_as_written_or_meant`) and its
         cards written for others (`_card_slips_as_meant`), so that the replay seats every play as the judging and
         the score do; a card read as another says what was written (`Event.text`: "written 23")."""
-        read, unread = unread_tricks(hand)
+        read, unread = unread_tricks(copied_lines(hand, game)[0])
         read, outcome, gaps, moved = self._tricks_as_written_or_meant(table, game, read, dealer, unread)
         token = [f for f in token_findings(game, self, play_names=False) if f.hand == hand.number]
         meant = read
