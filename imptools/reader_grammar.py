@@ -359,6 +359,8 @@ def describe_error(err: UnexpectedInput, text: str, first_line: int) -> RecordSy
 
 _TRICK_NO_DOT = re.compile(r"([ \t]*[0-9]+)[ \t]")
 _PASS_NO_ARROW = re.compile(r"([ \t]*pass[ \t]+[^\s>{};\"\[\]]+)[ \t]")
+_PASS_OTHER_ARROW = re.compile(r"[ \t]*pass[ \t]+[^\s>{};\"\[\]=\u2192-]+[ \t]*(->|=>|\u2192)")
+"""A pass whose `>` is written as another arrow (`pass Betty -> Christian 14`): the same slip as none at all."""
 _GLUED_POINTS = re.compile(r"([^\W\d_][\w'\-]*?)([+-]?[0-9]+)")
 _SIGNED = re.compile(r"[+-]?[0-9]+")
 _TAG_WITHOUT_BRACKETS = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+\"")
@@ -390,18 +392,22 @@ def line_notes(first_line: int) -> tuple[list[Annotation], str | None]:
 
 
 def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, int] | None:
-    """The two repairs of a line that does not parse (section 8): a trick number without its dot, a pass without `>`.
+    """The two repairs of a line that does not parse (section 8): a trick number without its dot, a pass without `>`
+    (or with another arrow for it: `->`, `=>`, `→`).
 
     Returns the element read from the repaired line, the finding's message and its column; None when neither
     repair makes the line readable. A repair keeps every column where it was.
     """
     from lark.exceptions import UnexpectedInput
 
-    for pattern, kind in ((_TRICK_NO_DOT, Trick), (_PASS_NO_ARROW, Pass)):
+    for pattern, kind in ((_TRICK_NO_DOT, Trick), (_PASS_NO_ARROW, Pass), (_PASS_OTHER_ARROW, Pass)):
         m = pattern.match(text)
         if m is None:
             continue
-        fixed = text[: m.end(1)] + ("." if kind is Trick else ">") + text[m.end(1) + 1 :]
+        if pattern is _PASS_OTHER_ARROW:  # the arrow made `>`, right-aligned, so that no column moves
+            fixed = text[: m.start(1)] + " " * (len(m.group(1)) - 1) + ">" + text[m.end(1) :]
+        else:
+            fixed = text[: m.end(1)] + ("." if kind is Trick else ">") + text[m.end(1) + 1 :]
         if _has_comma(fixed):
             continue  # a second slip on the line (commas): one repair a line, or its written form would read otherwise
         try:

@@ -209,6 +209,9 @@ def test_a_rules_tag_one_slip_away_is_one_finding_and_the_game_is_judged_by_it(
         ("1. Adam:24 15 17 32 {", "1 Adam:24 15 17 32 {"),
         ("pass Adam > Betty 7", "pass Adam Betty 7"),
         ("pass Doris > Christian 30", "pass Doris\tChristian 30"),
+        ("pass Adam > Betty 7", "pass Adam -> Betty 7"),  # another arrow for `>`
+        ("pass Doris > Christian 30", "pass Doris => Christian 30"),
+        ("pass Adam > Betty 7", "pass Adam \u2192 Betty 7"),
         ("5. Betty:11 35 31 9", "5. Betty 11 35 31 9"),
         ("2. Christian:8 4 6 7 ;", "2. Christian 8 4 6 7 ;"),
     ],
