@@ -29,6 +29,7 @@ from imptools.reader_grammar import (
     NAME,
     describe_error,
     hand_line_slip,
+    keyword_slip_line,
     line_notes,
     parse_line,
     repaired_line,
@@ -419,6 +420,19 @@ class _Assembler:
                 self.unread(raw, element.line)
             return
         self._place_pending_comments()
+        ended = self._hand_ended_before(element)
+        if ended is not None:  # the next hand's `hand` line left out: one finding, and the hand opens here
+            due = len(self.hands) + 2
+            if not (self.hand_lines and _unread(self.hand_lines[-1])):  # else the line not read was the slip
+                self.error(
+                    f"No `hand` line before this {_kind(element)} line: hand {due - 1} has ended ({ended}), so the "
+                    f"line opens hand {due}, dealt by the player after hand {due - 1}'s dealer; write `hand {due}` "
+                    "above it",
+                    element.line,
+                    element.column,
+                )
+            self._close_hand()
+            self.hand = Hand(due, element.line, element.column, None)
         if isinstance(element, _BEFORE_TRICKS):
             after: Trick | ScoreLine | None = self.first_play_or_score
             if after is not None:
@@ -444,6 +458,26 @@ class _Assembler:
         if self.first_play_or_score is None and isinstance(element, (Trick, ScoreLine)):
             self.first_play_or_score = element
         self.hand_lines.append(element)
+
+    def _hand_ended_before(self, element: Any) -> str | None:
+        """Why `element` plainly starts the next hand though no `hand` line opened it, or None.
+
+        The hand has ended where its tricks and then its `score` or `total` line came and a line of a hand's start
+        (or trick 1) follows, or where a player is dealt a second time after the tricks began (docs/decisions.md, "A
+        `hand` line left out")."""
+        if self.first_play_or_score is None:
+            return None
+        starts = isinstance(element, _BEFORE_TRICKS) or (isinstance(element, Trick) and element.number == 1)
+        if not starts:
+            return None
+        score = next((x for x in reversed(self.hand_lines) if isinstance(x, ScoreLine)), None)
+        if score is not None and any(isinstance(x, Trick) for x in self.hand_lines):
+            return f"its {score.kind} line is line {score.line}"
+        if isinstance(element, Deal):
+            dealt = {(d.player.name, d.player.pack) for d in self.hand_lines if isinstance(d, Deal)}
+            if (element.player.name, element.player.pack) in dealt:
+                return f"{element.player.name} was dealt before its tricks"
+        return None
 
     def _leader_colon(self, trick: Trick) -> Trick:
         """`2. Christian 8 4 6 7`: a player's name where the leader's card should be is read as `Christian:8`."""
@@ -556,9 +590,11 @@ def read_lines(lines: Iterator[Physical], path: str | None, findings: list[Findi
             # the game a bad line sits in: a tag line after a hand starts a new game
             if stripped.startswith("[") and asm.started and (asm.hands or asm.hand is not None):
                 yield from asm._start_game(logical.first_line)
-            fixed = repaired_line(parser, text, logical.first_line) if isinstance(err, UnexpectedInput) else None
+            fixed = repaired_line(parser, text, logical.first_line, isinstance(err, UnexpectedInput))
             if fixed is None and stripped.startswith("["):
                 fixed = tag_slip(text, logical.first_line)
+            if fixed is None and asm.started:
+                fixed = keyword_slip_line(parser, text, logical.first_line, asm.players())
             if fixed is None:
                 hint = slip_hint(text, asm.players(), asm.next_trick())
                 if hint is not None:

@@ -79,6 +79,9 @@ class _LineContext:
     first_line: int = 1
     annotations: list[Token] | None = None
     comments: list[Token] | None = None
+    shift_after: int = 0
+    """Columns past this one on the line's first row move back by `shift` (a keyword read one letter longer)."""
+    shift: int = 0
 
 
 _CTX = _LineContext(annotations=[], comments=[])
@@ -97,7 +100,10 @@ def _on_comment(tok: Token) -> Token:
 
 
 def _pos(tok: Token) -> tuple[int, int]:
-    return _CTX.first_line + (tok.line or 1) - 1, tok.column or 1
+    row, column = tok.line or 1, tok.column or 1
+    if row == 1 and _CTX.shift and column > _CTX.shift_after:
+        column -= _CTX.shift
+    return _CTX.first_line + row - 1, column
 
 
 _NUMBER = re.compile(r"[+-]?[0-9]{1,9}")
@@ -366,7 +372,7 @@ _SIGNED = re.compile(r"[+-]?[0-9]+")
 _TAG_WITHOUT_BRACKETS = re.compile(r"[ \t]*([A-Za-z][A-Za-z0-9_]*)[ \t]+\"")
 
 
-def parse_line(parser: Lark, text: str, first_line: int) -> Any:
+def parse_line(parser: Lark, text: str, first_line: int, shift: tuple[int, int] = (0, 0)) -> Any:
     """Parse one logical line; the annotations and comments it holds are left for `line_notes`.
 
     A first word that only begins with a keyword (`deall Adam ...`) is not that keyword and a word: the lexer would
@@ -377,7 +383,11 @@ def parse_line(parser: Lark, text: str, first_line: int) -> Any:
     _CTX.first_line = first_line
     _CTX.annotations = []
     _CTX.comments = []
-    return parser.parse(text)
+    _CTX.shift_after, _CTX.shift = shift
+    try:
+        return parser.parse(text)
+    finally:
+        _CTX.shift_after, _CTX.shift = 0, 0
 
 
 def _annotations(tokens: list[Token], first_line: int) -> list[Annotation]:
@@ -391,17 +401,18 @@ def line_notes(first_line: int) -> tuple[list[Annotation], str | None]:
     return notes, remark
 
 
-def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, int] | None:
-    """The two repairs of a line that does not parse (section 8): a trick number without its dot, a pass without `>`
-    (or with another arrow for it: `->`, `=>`, `→`).
+def repaired_line(parser: Lark, text: str, first_line: int, unexpected: bool = True) -> tuple[Any, str, int] | None:
+    """The repairs of a line that does not parse (section 8): a trick number without its dot, a pass without `>`
+    (or with another arrow for it: `->`, `=>`, `→`), both only where the parser stopped (`unexpected`); a trick
+    number with another mark for its dot (`3)`), and a named play with spaces about its colon (`Ana : 7o`).
 
-    Returns the element read from the repaired line, the finding's message and its column; None when neither
-    repair makes the line readable. A repair keeps every column where it was.
+    Returns the element read from the repaired line, the finding's message and its column; None when no repair
+    makes the line readable. A repair keeps every column where it was (a spaced play, its card's).
     """
     from lark.exceptions import UnexpectedInput
 
     for pattern, kind in ((_TRICK_NO_DOT, Trick), (_PASS_NO_ARROW, Pass), (_PASS_OTHER_ARROW, Pass)):
-        m = pattern.match(text)
+        m = pattern.match(text) if unexpected else None
         if m is None:
             continue
         if pattern is _PASS_OTHER_ARROW:  # the arrow made `>`, right-aligned, so that no column moves
@@ -429,7 +440,100 @@ def repaired_line(parser: Lark, text: str, first_line: int) -> tuple[Any, str, i
         example = f"pass {element.giver} > {element.receiver} {card}"
         message = f"In this `pass` line, `>` goes between the giver and the receiver: `{example}`"
         return element, message, element.receiver.column
-    return None
+    return _trick_mark_repaired(parser, text, first_line) or _play_colon_repaired(parser, text, first_line)
+
+
+_TRICK_OTHER_MARK = re.compile(r"([ \t]*([0-9]+))([):])")
+"""A trick number followed by another mark than its dot (`3)`, `3:`)."""
+_SPACED_COLON = re.compile(r"(?<![^\s.])([^\W\d_][\w'\-]*)([ \t]*):([ \t]*)([^\s{};]+)")
+"""A play whose name and card stand apart from the colon between them (`Ana : 7o`, `Ana: 7o`)."""
+
+
+def _parsed_as(parser: Lark, text: str, first_line: int, kind: type) -> Any:
+    """The element `text` reads as, if it reads as a `kind` and holds no comma; else None."""
+    from lark.exceptions import UnexpectedInput
+
+    if _has_comma(text):
+        return None  # a second slip on the line: one repair a line
+    try:
+        element = parse_line(parser, text, first_line)
+    except (UnexpectedInput, RecordSyntaxError):
+        return None
+    return element if isinstance(element, kind) else None
+
+
+def _trick_mark_repaired(parser: Lark, text: str, first_line: int) -> tuple[Any, str, int] | None:
+    """`3) 37 33 14 23`: the trick number's dot written as another mark, read as the dot (columns kept)."""
+    m = _TRICK_OTHER_MARK.match(text)
+    if m is None:
+        return None
+    element = _parsed_as(parser, text[: m.end(1)] + "." + text[m.end(3) :], first_line, Trick)
+    if element is None:
+        return None
+    number = m.group(2)
+    message = f"`{number}{m.group(3)}`: a trick number is written with a dot, `{number}.`"
+    return element, message, m.start(2) + 1
+
+
+def _play_colon_repaired(parser: Lark, text: str, first_line: int) -> tuple[Any, str, int] | None:
+    """`1. Ana : 7o 10o ...`: a named play with spaces about its colon, read as `Ana:7o` (the card's column kept: a
+    play is placed at its card)."""
+    number = re.match(r"[ \t]*[0-9]+\.", text)
+    if number is None:
+        return None
+    spaced = [m for m in _SPACED_COLON.finditer(text, number.end()) if m.group(2) or m.group(3)]
+    if not spaced:
+        return None
+    fixed, at = [], 0
+    for m in spaced:
+        fixed += [text[at : m.start()], " " * (len(m.group(2)) + len(m.group(3))), f"{m.group(1)}:{m.group(4)}"]
+        at = m.end()
+    element = _parsed_as(parser, "".join(fixed) + text[at:], first_line, Trick)
+    if element is None:
+        return None
+    first = spaced[0]
+    written = " ".join(first.group(0).split())
+    message = f"`{written}`: a play's name, colon and card are written together, `{first.group(1)}:{first.group(4)}`"
+    return element, message, first.start(1) + 1
+
+
+_FIRST_WORD = re.compile(r"[ \t]*([^\W\d_][^\s\[\]{}\";>:.,]*)(?=[ \t]|$)")
+_SLIP_KEYWORDS = sorted(_LINE_KEYWORDS - {"hand", "sant-vicenç"})
+"""The keywords a misspelt first word is read as (`hand` has its own reading, `hand_line_slip`)."""
+
+
+def keyword_slip_line(
+    parser: Lark, text: str, first_line: int, players: tuple[str, ...]
+) -> tuple[Any, str, int] | None:
+    """A line whose first word is one keystroke from exactly one keyword (`contr Bernat`, `dael Adam ...`, `Deal`),
+    read as that keyword's line where the rest then reads: the element, the finding's message and its column.
+
+    A call or deal line skipped for its keyword would judge the hand without it (a contro lost changes the score),
+    so the one slip costs its one `syntax` finding and the line is read as meant (docs/decisions.md). A first word
+    that is a player's name, or one keystroke from one, is left alone."""
+    m = _FIRST_WORD.match(text)
+    if m is None:
+        return None
+    from imptools.slips import one_keystroke
+
+    word = m.group(1)
+    folded = word.casefold().replace("ç", "c")
+    if word in _LINE_KEYWORDS or word in players or one_keystroke(word, players) or _keyword_slip(word, "hand"):
+        return None
+    meant = folded if folded in _SLIP_KEYWORDS else one_keystroke(folded, _SLIP_KEYWORDS)
+    if meant is None:
+        return None
+    grow = len(meant) - len(word)
+    fixed = text[: m.start(1)] + meant + " " * max(0, -grow) + text[m.end(1) :]
+    from lark.exceptions import UnexpectedInput
+
+    try:
+        element = parse_line(parser, fixed, first_line, (m.start(1) + len(meant), max(0, grow)))
+    except (UnexpectedInput, RecordSyntaxError):
+        return None
+    if element is None or isinstance(element, (Tag, Hand, Trick)):
+        return None
+    return element, f"`{word}`: did you mean `{meant}`? The line is read as a `{meant}` line", m.start(1) + 1
 
 
 _QUOTES = "\"'\u201c\u201d\u201e\u2018\u2019\u00ab\u00bb"

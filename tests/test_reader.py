@@ -208,7 +208,6 @@ def test_lines_out_of_place_are_reported() -> None:
         ("pass Adam - Betty 7", 11, "a pass is written `pass Adam > Betty 7`"),
         ("total Adam", 11, "ends too soon"),
         ("@@ spilled coffee", 1, "expected a line such as"),
-        ("3) 24 15 17 32", 1, "written with a dot, `3.`"),
         ("hand two", 6, "`two` is not expected here: expected a number"),
         ("1. :3 4 5 6", 4, "nothing before `:` names a player"),
         ("1. Adam:!! 4 5 6", 4, "is not a play"),
@@ -250,6 +249,85 @@ def test_the_three_repairs_read_the_line_as_meant_after_one_finding() -> None:
     assert t3.number == 3
 
 
+def test_more_slips_of_a_trick_line_are_read_as_meant_after_one_finding() -> None:
+    g = one(HEAD + "hand 1\n1. Adam : 24 15 17 32\n2) Christian:8 4 6 7\n3. Betty: 1 2 Doris :3 4\n")
+    assert syntax(g) == [
+        (4, 4, "`Adam : 24`: a play's name, colon and card are written together, `Adam:24`"),
+        (5, 1, "`2)`: a trick number is written with a dot, `2.`"),
+        (6, 4, "`Betty: 1`: a play's name, colon and card are written together, `Betty:1`"),
+    ]
+    t1, t2, t3 = g.hands[0].tricks
+    lead = t1.plays[0]
+    assert (lead.player and lead.player.name, lead.card.text, lead.column) == ("Adam", "24", 11)
+    assert [p.column for p in t1.plays[1:]] == [14, 17, 20]  # the rest of the line where it was written
+    assert (t2.number, t2.plays[0].player and t2.plays[0].player.name) == (2, "Christian")
+    assert [(p.player and p.player.name, p.card.text) for p in t3.plays] == [
+        ("Betty", "1"),
+        (None, "2"),
+        ("Doris", "3"),
+        (None, "4"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("line", "kind", "column"),
+    [
+        ("dal Adam 1 2 99", "deal", 14),  # a letter left out: the columns after it as written
+        ("deall Adam 1 2 99", "deal", 16),
+        ("Discard Adam 99", "discard", 14),
+        ("pas Adam > Betty 99", "pass", 18),
+    ],
+)
+def test_a_keyword_one_keystroke_away_reads_its_line(line: str, kind: str, column: int) -> None:
+    g = one(HEAD + "hand 1\n" + line + "\n1. 1 2 3 4\n")
+    ((ln, col, message),) = syntax(g)
+    assert (ln, col) == (4, 1) and message.endswith(f"The line is read as a `{kind}` line")
+    element = g.hands[0].lines[0]
+    cards = element.cards if hasattr(element, "cards") else (element.card,)
+    assert (type(element).__name__.lower(), cards[-1].text, cards[-1].column) == (kind, "99", column)
+
+
+def test_a_misspelt_score_keyword_reads_the_score_line() -> None:
+    g = one(HEAD + "hand 1\n1. 1 2 3 4\nscor Adam 99 Betty 0\n")
+    assert [m for _, _, m in syntax(g)] == ["`scor`: did you mean `score`? The line is read as a `score` line"]
+    (score,) = g.hands[0].scores
+    assert score.kind == "score"
+
+
+@pytest.mark.parametrize("line", ["Adm 1 2 3", "dea", "bdi", "econtro Betty"])
+def test_a_first_word_near_a_name_or_near_no_single_keyword_stays_a_bad_line(line: str) -> None:
+    g = one(HEAD + "hand 1\n" + line + "\n1. 1 2 3 4\n")
+    assert len(syntax(g)) == 1
+    assert [type(x).__name__ for x in g.hands[0].lines] == ["UnreadLine", "Trick"]
+
+
+def test_a_hand_line_left_out_after_a_score_line_is_one_finding() -> None:
+    text = HEAD + "hand 1\n1. 1 2 3 4\nscore Adam 0\ndeal Adam 5 6\n1. 5 6 7 8\nhand 3\n1. 9 10 11 12\n"
+    g = one(text)
+    ((ln, col, message),) = syntax(g)
+    assert (ln, col) == (6, 1)
+    assert message.startswith("No `hand` line before this `deal` line: hand 1 has ended (its score line is line 5)")
+    assert [(h.number, h.line, len(h.tricks)) for h in g.hands] == [(1, 3, 1), (2, 6, 1), (3, 8, 1)]
+    assert g.hands[1].dealer is None  # the rotation's dealer
+
+
+def test_a_hand_line_left_out_where_a_player_is_dealt_again_opens_the_hand() -> None:
+    g = one(HEAD + "hand 1\ndeal Adam 1 2\n1. 1 2 3 4\n2. 5 6 7 8\ndeal Adam 3 4\ndeal Betty 9\n1. 3 9 10 11\n")
+    ((ln, _, message),) = syntax(g)
+    assert ln == 7 and "(Adam was dealt before its tricks), so the line opens hand 2" in message
+    assert [(h.number, [type(x).__name__ for x in h.lines]) for h in g.hands] == [
+        (1, ["Deal", "Trick", "Trick"]),
+        (2, ["Deal", "Deal", "Trick"]),
+    ]
+
+
+def test_a_deal_line_out_of_place_alone_does_not_open_a_hand() -> None:
+    g = one(HEAD + "hand 1\ndeal Adam 1 2\n1. 1 2 3 4\ndeal Betty 9\n2. 5 6 7 8\n")
+    ((_, _, message),) = syntax(g)
+    assert message.startswith("This `deal` line comes after trick 1")
+    assert len(g.hands) == 1
+
+
 def test_a_card_that_is_not_a_player_is_left_to_the_rules() -> None:
     g = one(HEAD + "hand 1\n1. Zoe 8 4 6 7\n2. AS 1 2 3\n")
     assert syntax(g) == []
@@ -259,11 +337,11 @@ def test_a_card_that_is_not_a_player_is_left_to_the_rules() -> None:
 @pytest.mark.parametrize(
     ("line", "column", "message"),
     [
-        ("dael Adam 1 2 3", 1, "`dael`: did you mean `deal`?"),
-        ("Deal Adam 1 2 3", 1, "`Deal`: did you mean `deal`?"),
-        ("scroe Adam 1", 1, "`scroe`: did you mean `score`?"),
-        ("deall Adam 1 2 3", 1, "`deall`: did you mean `deal`?"),
-        ("contros Betty", 1, "`contros`: did you mean `contro`?"),
+        ("dael Adam 1 2 3", 1, "`dael`: did you mean `deal`? The line is read as a `deal` line"),
+        ("Deal Adam 1 2 3", 1, "`Deal`: did you mean `deal`? The line is read as a `deal` line"),
+        ("scroe Adam 1", 1, "`scroe`: did you mean `score`? The line is read as a `score` line"),
+        ("deall Adam 1 2 3", 1, "`deall`: did you mean `deal`? The line is read as a `deal` line"),
+        ("contros Betty", 1, "`contros`: did you mean `contro`? The line is read as a `contro` line"),
         ("score Adam15 Betty -10", 7, "`Adam15`: a name and points need a space, `Adam 15`"),
         ("score Adam 15 Betty-10", 15, "`Betty-10`: a name and points need a space, `Betty -10`"),
         ("score Adam 15, Betty -10", 14, "A `score` line has no commas: `score Adam 15 Betty -10`"),

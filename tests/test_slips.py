@@ -817,7 +817,10 @@ def test_a_hand_numbered_wrongly_is_one_finding_read_as_the_hand_of_its_place_an
 def test_a_hand_line_with_the_wrong_number_and_a_slip_is_not_guessed() -> None:
     clean = sample("thursday-club.imp")
     result = judged(slipped(clean, "hand 2 dealer Adam", "haand 5 dealer Adam"))
-    assert "syntax" in codes(result) and len(result.hands) == 2  # hand 2's lines are read into hand 1
+    # the line is not read as hand 5 (nor guessed as hand 2), but hand 1 has ended with its score line: hand 2
+    # opens at its first line, and the line not read is the one finding
+    assert [f.code for f in result.all_findings()] == ["syntax"] and len(result.hands) == 3
+    assert scores(result) == scores(judged(clean))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
