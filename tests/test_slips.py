@@ -1011,3 +1011,112 @@ def test_a_later_card_written_at_an_earlier_play_is_told_and_replayed_as_the_jud
     assert (slip.player, slip.cards, slip.text) == ("Christian", ("32",), "written 23")
     assert [e.player for e in plays if e.trick == 8 and e.cards == ("23",)] == ["Christian"]
     assert sum(1 for e in plays if e.text is not None) == 1
+
+
+# --------------------------------------------------------------------------- a Botifarra hand whose trump is not known
+
+
+@pytest.mark.parametrize("sample_name", ["botifarra-lliure-cafe.imp", "botifarra-obligada-casal.imp"])
+def test_a_hand_without_its_trump_reports_only_what_holds_whatever_the_trump(sample_name: str) -> None:
+    """Who won a trick with a card of another suit than the one led depends on the trump: without one, the seats
+    after such a trick are a guess, and a card the guess gives the wrong player is not proven `not-held`."""
+    text = sample(sample_name)
+    trumps = [line for line in text.split("\n") if line.startswith("trump ")]
+    assert trumps
+    for line in trumps:
+        blank = judged(slipped(text, line + "\n", ""))
+        found = codes(blank)
+        assert "not-held" not in found and "revoke" not in found, (line, found)
+        assert found.count("bad-call") >= 1 and "not-scored" in found
+    # a card written twice stays proven without the trump (it needs no seat)
+    first = trumps[0]
+    hand = text[text.index(first) :]
+    trick = next(t for t in hand.split("\n") if t.startswith("2. "))
+    cards = trick.split()[1:]
+    twice = trick.replace(cards[1], cards[0].split(":")[-1], 1)
+    broken = judged(slipped(slipped(text, first + "\n", ""), trick, twice))
+    assert "duplicate-card" in codes(broken)
+
+
+@pytest.mark.parametrize("sample_name", ["botifarra-lliure-cafe.imp", "ninety-nine-sunday.imp", "thursday-club.imp"])
+def test_two_cards_written_together_name_the_two_cards_and_are_not_a_wrong_count(sample_name: str) -> None:
+    text = sample(sample_name)
+    trick = next(t for t in text.split("\n") if t.startswith("3. ") and ":" not in t.split()[1])
+    first, second = trick.split()[1:3]
+    glued = judged(slipped(text, trick, trick.replace(f"{first} {second}", f"{first}{second}", 1)))
+    found = [f for f in glued.all_findings() if f.severity == "error"]
+    assert [f.code for f in found] == ["unknown-card"]
+    assert found[0].message.endswith(f"did you mean `{first} {second}`?")
+
+
+# --------------------------------------------------------------------------- slips of a line's shape, on every sample
+
+_LINE_WORDS = ("deal", "discard", "pass", "open", "trump", "contro", "recontro", "turnup", "bid", "declare", "score")
+_SAMPLES = sorted(p.name for p in SAMPLES.glob("*.imp"))
+
+
+def _one_more_finding(
+    text: str, slipped_text: str, removed: int | None = None
+) -> tuple[list[str], GameResult, GameResult]:
+    """The codes the slip added, and both results (one game a file); `removed`, the index of a line taken out (the
+    findings after it are compared at the lines they had)."""
+    clean = judge_all(text)[0]
+    before = [(f.code, f.line) for f in clean.all_findings()]
+    read = judge_all(slipped_text)[0]
+    after = [
+        (f.code, f.line + 1 if removed is not None and f.line is not None and f.line > removed else f.line)
+        for f in read.all_findings()
+    ]
+    return [code for code, line in after if (code, line) not in before], clean, read
+
+
+def judge_all(text: str) -> list[GameResult]:
+    return [judge_game(g) for g in read_games(text)]
+
+
+@pytest.mark.parametrize("name", _SAMPLES)
+def test_a_keyword_with_two_letters_swapped_costs_one_finding_on_every_sample(name: str) -> None:
+    text = sample(name)
+    lines = text.split("\n")
+    tried = 0
+    for word in _LINE_WORDS:
+        at = [i for i, line in enumerate(lines) if line.startswith(word + " ")]
+        if not at:
+            continue
+        i = at[len(at) // 2]
+        slip = word[0] + word[2] + word[1] + word[3:]
+        changed = "\n".join([*lines[:i], slip + lines[i][len(word) :], *lines[i + 1 :]])
+        added, clean, read = _one_more_finding(text, changed)
+        assert added == ["syntax"], (word, added)
+        assert scores(read) == scores(clean), word
+        tried += 1
+    assert tried >= 1
+
+
+@pytest.mark.parametrize("name", _SAMPLES)
+def test_a_hand_line_left_out_costs_one_finding_on_every_sample(name: str) -> None:
+    text = sample(name)
+    lines = text.split("\n")
+    at = [i for i, line in enumerate(lines) if re.match(r"hand [2-9]", line)]
+    assert at
+    for i in at[:2]:
+        changed = "\n".join([*lines[:i], *lines[i + 1 :]])
+        added, clean, read = _one_more_finding(text, changed, i)
+        assert added == ["syntax"], (lines[i], added)
+        assert [h.number for h in read.hands] == [h.number for h in clean.hands]
+        assert scores(read) == scores(clean)
+
+
+@pytest.mark.parametrize("name", _SAMPLES)
+def test_a_trick_number_with_another_mark_or_a_spaced_colon_costs_one_finding_on_every_sample(name: str) -> None:
+    text = sample(name)
+    lines = text.split("\n")
+    tricks = [i for i, line in enumerate(lines) if re.match(r"[0-9]+\. ", line)]
+    named = [i for i in tricks if re.match(r"[0-9]+\. [^\W\d_][\w'\-]*:", lines[i])]
+    slips = [(tricks[len(tricks) // 3], re.sub(r"^([0-9]+)\.", r"\1)", lines[tricks[len(tricks) // 3]]))]
+    if named:
+        slips.append((named[-1], re.sub(r"^([0-9]+\. [^\W\d_][\w'\-]*):", r"\1 : ", lines[named[-1]])))
+    for i, line in slips:
+        added, clean, read = _one_more_finding(text, "\n".join([*lines[:i], line, *lines[i + 1 :]]))
+        assert added == ["syntax"], (line, added)
+        assert scores(read) == scores(clean)

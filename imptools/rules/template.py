@@ -50,9 +50,9 @@ _DIGIT_SLIPS = str.maketrans({"O": "0", "o": "0", "l": "1", "I": "1"})
 
 def card_meant(text: str, game: Game, ruleset: Ruleset, close: bool = True) -> str | None:
     """The one card of `game`'s deck that `text`, not a card, plainly stands for: its parts written the other way
-    round (`e6` for `6e`, `H7` for `7H`), a letter for a digit (`1O`, `l0` for `10`), or, with `close`, one
-    keystroke from exactly one card (not asked of another game's card: `9o` in a Bottle Imp record is no slip of
-    `9`). None where no card, or several, fit.
+    round (`e6` for `6e`, `H7` for `7H`), a letter for a digit (`1O`, `l0` for `10`), or, with `close`, two cards
+    written together (`10b7b`: `10b 7b`, where only one cut makes two cards) or one keystroke from exactly one card
+    (not asked of another game's card: `9o` in a Bottle Imp record is no slip of `9`). None where nothing fits.
 
     >>> from imptools.reader import read_games
     >>> from imptools.rules import get_ruleset
@@ -67,6 +67,14 @@ def card_meant(text: str, game: Game, ruleset: Ruleset, close: bool = True) -> s
         return found.pop()
     if found or not close:
         return None
+    pairs = {
+        f"{a.canonical} {b.canonical}"
+        for i in range(1, len(text))
+        if (a := ruleset.check_card(text[:i], game)).code is None
+        and (b := ruleset.check_card(text[i:], game)).code is None
+    }
+    if len(pairs) == 1:  # two cards written together (`10b7b`)
+        return pairs.pop()
     deck = [str(card) for card in ruleset.deck(game)]
     return one_keystroke(text, deck) if deck else None
 

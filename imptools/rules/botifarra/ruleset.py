@@ -6,6 +6,7 @@ import functools
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
+from imptools.findings import Finding
 from imptools.record import Call, Deal, Discard, Game, Hand, Pass, Trick, Trump
 from imptools.rules.base import CardCheck, CardFace
 from imptools.rules.botifarra.calls import (
@@ -181,7 +182,10 @@ class Botifarra(TrickRuleset):
 
         order = turn_order(setup.players, dealer)
         walk = walk_tricks(hand, order, len(setup.players), setup.resolve, settle, setup.filler(hand))
-        final = self._record_checks(setup, hand, walk, report)
+        if calls.named:
+            final = self._record_checks(setup, hand, walk, report)
+        else:
+            final = self._proven_whatever_the_trump(setup, hand, order, report)
         offenders: list[str] = []
         if calls.named:
             if setup.two_player:
@@ -215,6 +219,32 @@ class Botifarra(TrickRuleset):
             msg = f"no trump line of hand {hand.number} names a suit: it is not scored"
             report.add("bad-call", msg, hand.line, hand.column, None, None)
         return calls, lines
+
+    def _proven_whatever_the_trump(
+        self, setup: Setup, hand: Hand, order: list[str], report: Reporter
+    ) -> dict[str, set[int]]:
+        """`_record_checks` for a hand whose trump no line names: who played which card after a trick won by a
+        card of another suit than the one led depends on the trump, so only the findings that hold whatever the
+        trump (each suit, and none), each trick won as the rules give it, are proven and reported
+        (docs/decisions.md, "A Botifarra hand whose trump no line names"). A leader the record names is no proof
+        of the trump: the name may be the slip (`out-of-turn` wherever every trump gives the lead to another).
+        """
+        readings: list[list[Finding]] = []
+        final: dict[str, set[int]] = {}
+        for trump in (None, 0, 1, 2, 3):
+            other = walk_tricks(
+                hand,
+                order,
+                len(setup.players),
+                setup.resolve,
+                functools.partial(_won_under, trump=trump),
+                setup.filler(hand),
+            )
+            reading = Reporter(report.game, report.hand)
+            final = self._record_checks(setup, hand, other, reading)
+            readings.append(reading.findings)
+        report.findings.extend(f for f in readings[0] if all(f in found for found in readings[1:]))
+        return final
 
     def _record_checks(self, setup: Setup, hand: Hand, walk: Walk, report: Reporter) -> dict[str, set[int]]:
         """Trick counts, names, repeated cards, deal sizes, lines the game has no use for, cards not held.
@@ -458,6 +488,11 @@ def _check_card(text: str, players: int) -> CardCheck:
 
 def _suit_name(card: int) -> str:
     return SUIT_NAMES[suit_of(card)]
+
+
+def _won_under(played: Played, trump: int | None) -> int:
+    """The place in its trick of the card that wins `played` with `trump` (None: no trumps)."""
+    return trick_winner(played.cards, trump)
 
 
 def _named_next_leader(tricks: Sequence[Trick], played: Played) -> int | None:
