@@ -113,6 +113,28 @@ def _add_notes(element: Any, notes: list[Annotation]) -> Any:
     return replace(element, annotations=element.annotations + tuple(notes))
 
 
+def _once_a_hand(line: object) -> tuple[tuple[object, ...], str] | None:
+    """What a line a hand has once before its tricks is about (a player's deal, discard, pass to another, open pack
+    or bid, the turn-up, the trump chosen), with the reason a second one after the tricks ends the hand; None for
+    other lines."""
+    if isinstance(line, Deal):
+        return ("deal", line.player.name, line.player.pack), f"{line.player.name} was dealt before its tricks"
+    if isinstance(line, Discard):
+        return ("discard", line.player.name), f"{line.player.name} discarded before its tricks"
+    if isinstance(line, Pass):
+        giver, receiver = line.giver.name, line.receiver.name
+        return ("pass", giver, receiver), f"{giver} passed to {receiver} before its tricks"
+    if isinstance(line, Open):
+        return ("open", line.player.name), f"{line.player.name} opened a pack before its tricks"
+    if isinstance(line, Bid):
+        return ("bid", line.player.name), f"{line.player.name} bid before its tricks"
+    if isinstance(line, TurnUp):
+        return ("turnup",), "its card was turned up before its tricks"
+    if isinstance(line, Trump):
+        return ("trump",), "its trump was chosen before its tricks"
+    return None
+
+
 def _unread(line: HandLine) -> bool:
     return isinstance(line, UnreadLine)
 
@@ -463,8 +485,9 @@ class _Assembler:
         """Why `element` plainly starts the next hand though no `hand` line opened it, or None.
 
         The hand has ended where its tricks and then its `score` or `total` line came and a line of a hand's start
-        (or trick 1) follows, or where a player is dealt a second time after the tricks began (docs/decisions.md, "A
-        `hand` line left out")."""
+        (or trick 1) follows, or where a line a hand has once before its tricks comes again after them (a player
+        dealt again or discarding again, a second turn-up, a trump chosen again: `_once_a_hand`; docs/decisions.md,
+        "A `hand` line left out")."""
         if self.first_play_or_score is None:
             return None
         starts = isinstance(element, _BEFORE_TRICKS) or (isinstance(element, Trick) and element.number == 1)
@@ -473,10 +496,11 @@ class _Assembler:
         score = next((x for x in reversed(self.hand_lines) if isinstance(x, ScoreLine)), None)
         if score is not None and any(isinstance(x, Trick) for x in self.hand_lines):
             return f"its {score.kind} line is line {score.line}"
-        if isinstance(element, Deal):
-            dealt = {(d.player.name, d.player.pack) for d in self.hand_lines if isinstance(d, Deal)}
-            if (element.player.name, element.player.pack) in dealt:
-                return f"{element.player.name} was dealt before its tricks"
+        again = _once_a_hand(element)
+        if again is not None:
+            first = self.hand_lines.index(self.first_play_or_score)
+            if any((seen := _once_a_hand(x)) is not None and seen[0] == again[0] for x in self.hand_lines[:first]):
+                return again[1]
         return None
 
     def _leader_colon(self, trick: Trick) -> Trick:

@@ -568,3 +568,25 @@ def test_any_bytes_read_as_line_by_line(pieces: list[bytes]) -> None:
     finally:
         reader._CHUNK = saved
     assert fast == exact
+
+
+@pytest.mark.parametrize(
+    ("first", "again", "why"),
+    [
+        ("discard Adam 1", "discard Adam 2", "Adam discarded before its tricks"),
+        ("pass Adam > Betty 1", "pass Adam > Betty 2", "Adam passed to Betty before its tricks"),
+        ("deal Adam 1 2", "deal Adam 3 4", "Adam was dealt before its tricks"),
+    ],
+)
+def test_a_line_a_hand_has_once_coming_again_after_the_tricks_opens_the_next_hand(
+    first: str, again: str, why: str
+) -> None:
+    g = one(HEAD + f"hand 1\n{first}\n1. 1 2 3 4\n2. 5 6 7 8\n{again}\n1. 9 10 11 12\nhand 3\n1. 13 14 15 16\n")
+    ((ln, col, message),) = syntax(g)
+    assert (ln, col) == (7, 1) and f"({why}), so the line opens hand 2" in message
+    assert [(h.number, len(h.tricks)) for h in g.hands] == [(1, 2), (2, 1), (3, 1)]
+
+
+def test_a_second_discard_before_the_tricks_is_the_same_hand() -> None:
+    g = one(HEAD + "hand 1\ndiscard Adam 1\ndiscard Adam 2\n1. 1 2 3 4\n")
+    assert syntax(g) == [] and len(g.hands) == 1

@@ -1120,3 +1120,54 @@ def test_a_trick_number_with_another_mark_or_a_spaced_colon_costs_one_finding_on
         added, clean, read = _one_more_finding(text, "\n".join([*lines[:i], line, *lines[i + 1 :]]))
         assert added == ["syntax"], (line, added)
         assert scores(read) == scores(clean)
+
+
+def _shape_slip(lines: list[str], start: int, end: int, kind: int, pick: int) -> tuple[list[str], int] | None:
+    """Hand 2's lines with one slip of a line's shape, and the index of the line it is on (None where the record
+    has no line for it): a keyword's letters swapped, hand 3's `hand` line left out, a trick number's dot written
+    `)`, a named play's colon set apart."""
+    out = list(lines)
+    if kind == 0:
+        at = [i for i in range(start, end) if re.match(r"(deal|discard|pass|trump|contro|bid|score|turnup) ", lines[i])]
+        if not at:
+            return None
+        i = at[pick % len(at)]
+        word = lines[i].split(" ", 1)[0]
+        out[i] = word[0] + word[2] + word[1] + word[3:] + lines[i][len(word) :]
+        return out, i
+    if kind == 1:
+        i = end  # hand 3's line
+        return [*lines[:i], *lines[i + 1 :]], i
+    tricks = [i for i in range(start, end) if re.match(r"[0-9]+\. ", lines[i])]
+    if kind == 2:
+        i = tricks[pick % len(tricks)]
+        out[i] = re.sub(r"^([0-9]+)\.", r"\1)", lines[i])
+        return out, i
+    named = [i for i in tricks if re.search(r"(?<![^\s])[^\W\d_][\w'\-]*:", lines[i])]
+    if not named:
+        return None
+    i = named[pick % len(named)]
+    out[i] = re.sub(r"(?<![^\s])([^\W\d_][\w'\-]*):", r"\1 : ", lines[i], count=1)
+    return out, i
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    table=st.integers(0, len(TABLES) - 1),
+    seed=st.integers(1, 3),
+    kind=st.integers(0, 3),
+    pick=st.integers(0, 10_000),
+)
+def test_a_slip_in_a_lines_shape_on_any_table_costs_one_finding_and_keeps_the_scores(
+    table: int, seed: int, kind: int, pick: int
+) -> None:
+    text, clean = clean_record(table, seed)
+    lines, start, end = hand_2(text)
+    slip = _shape_slip(lines, start, end, kind, pick)
+    if slip is None:
+        return
+    changed, i = slip
+    result = judged("\n".join(changed))
+    (finding,) = result.all_findings()
+    assert (finding.code, finding.line) == ("syntax", i + 1), finding
+    assert scores(result) == scores(clean) and result.totals == clean.totals
