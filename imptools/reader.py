@@ -498,7 +498,8 @@ class _Assembler:
             return f"its {score.kind} line is line {score.line}"
         again = _once_a_hand(element)
         if again is not None:
-            first = self.hand_lines.index(self.first_play_or_score)
+            # the first trick or score line as it stands in the hand (an annotation may have replaced the element)
+            first = next(i for i, x in enumerate(self.hand_lines) if isinstance(x, (Trick, ScoreLine)))
             if any((seen := _once_a_hand(x)) is not None and seen[0] == again[0] for x in self.hand_lines[:first]):
                 return again[1]
         return None

@@ -590,3 +590,16 @@ def test_a_line_a_hand_has_once_coming_again_after_the_tricks_opens_the_next_han
 def test_a_second_discard_before_the_tricks_is_the_same_hand() -> None:
     g = one(HEAD + "hand 1\ndiscard Adam 1\ndiscard Adam 2\n1. 1 2 3 4\n")
     assert syntax(g) == [] and len(g.hands) == 1
+
+
+def test_a_line_after_an_annotated_trick_is_read_without_fault() -> None:
+    """The trick an annotation on its own line is attached to is replaced in the hand (found by the fuzz test)."""
+    g = one(HEAD + "hand 1\n1. 1 2 3 4\n{x}\ndeal Adam 1 2\n")
+    assert [m for _, _, m in syntax(g)] == [
+        "This `deal` line comes after trick 1 (line 4): every line other than tricks, score and total comes before "
+        "trick 1"
+    ]
+    g = one(HEAD + "hand 1\ndeal Adam 1 2\n1. 1 2 3 4\n{x}\ndeal Adam 3 4\n1. 5 6 7 8\n")
+    assert [h.number for h in g.hands] == [1, 2]
+    g = one(HEAD + "hand 1\n1. 1 2 3 4\n{x\ndeal Adam 1 2\n")  # an annotation never closed
+    assert len(g.hands) == 1
