@@ -409,8 +409,6 @@ def repaired_line(parser: Lark, text: str, first_line: int, unexpected: bool = T
     Returns the element read from the repaired line, the finding's message and its column; None when no repair
     makes the line readable. A repair keeps every column where it was (a spaced play, its card's).
     """
-    from lark.exceptions import UnexpectedInput
-
     for pattern, kind in ((_TRICK_NO_DOT, Trick), (_PASS_NO_ARROW, Pass), (_PASS_OTHER_ARROW, Pass)):
         m = pattern.match(text) if unexpected else None
         if m is None:
@@ -419,13 +417,8 @@ def repaired_line(parser: Lark, text: str, first_line: int, unexpected: bool = T
             fixed = text[: m.start(1)] + " " * (len(m.group(1)) - 1) + ">" + text[m.end(1) :]
         else:
             fixed = text[: m.end(1)] + ("." if kind is Trick else ">") + text[m.end(1) + 1 :]
-        if _has_comma(fixed):
-            continue  # a second slip on the line (commas): one repair a line, or its written form would read otherwise
-        try:
-            element = parse_line(parser, fixed, first_line)
-        except (UnexpectedInput, RecordSyntaxError):
-            continue
-        if not isinstance(element, kind):
+        element = _parsed_as(parser, fixed, first_line, kind)
+        if element is None:
             continue
         if isinstance(element, Trick):
             number = m.group(1).strip()
@@ -449,14 +442,17 @@ _SPACED_COLON = re.compile(r"(?<![^\s.])([^\W\d_][\w'\-]*)([ \t]*):([ \t]*)([^\s
 """A play whose name and card stand apart from the colon between them (`Ana : 7o`, `Ana: 7o`)."""
 
 
-def _parsed_as(parser: Lark, text: str, first_line: int, kind: type) -> Any:
-    """The element `text` reads as, if it reads as a `kind` and holds no comma; else None."""
+def _parsed_as(
+    parser: Lark, text: str, first_line: int, kind: type | tuple[type, ...], shift: tuple[int, int] = (0, 0)
+) -> Any:
+    """The element the repaired line `text` reads as, if it reads as a `kind` and holds no comma; else None
+    (`shift` as `parse_line` takes it)."""
     from lark.exceptions import UnexpectedInput
 
     if _has_comma(text):
-        return None  # a second slip on the line: one repair a line
+        return None  # a second slip on the line (commas): one repair a line, or its written form would read otherwise
     try:
-        element = parse_line(parser, text, first_line)
+        element = parse_line(parser, text, first_line, shift)
     except (UnexpectedInput, RecordSyntaxError):
         return None
     return element if isinstance(element, kind) else None
@@ -500,6 +496,8 @@ def _play_colon_repaired(parser: Lark, text: str, first_line: int) -> tuple[Any,
 _FIRST_WORD = re.compile(r"[ \t]*([^\W\d_][^\s\[\]{}\";>:.,]*)(?=[ \t]|$)")
 _SLIP_KEYWORDS = sorted(_LINE_KEYWORDS - {"hand", "sant-vicenç"})
 """The keywords a misspelt first word is read as (`hand` has its own reading, `hand_line_slip`)."""
+_KEYWORD_LINES = (Deal, Discard, Pass, Open, ImpTrick, Trump, Call, TurnUp, Bid, Declare, ScoreLine)
+"""The lines those keywords begin."""
 
 
 def keyword_slip_line(
@@ -525,13 +523,8 @@ def keyword_slip_line(
         return None
     grow = len(meant) - len(word)
     fixed = text[: m.start(1)] + meant + " " * max(0, -grow) + text[m.end(1) :]
-    from lark.exceptions import UnexpectedInput
-
-    try:
-        element = parse_line(parser, fixed, first_line, (m.start(1) + len(meant), max(0, grow)))
-    except (UnexpectedInput, RecordSyntaxError):
-        return None
-    if element is None or isinstance(element, (Tag, Hand, Trick)):
+    element = _parsed_as(parser, fixed, first_line, _KEYWORD_LINES, (m.start(1) + len(meant), max(0, grow)))
+    if element is None:
         return None
     return element, f"`{word}`: did you mean `{meant}`? The line is read as a `{meant}` line", m.start(1) + 1
 

@@ -19,7 +19,7 @@ def trick_count_findings(hand: Hand, per_trick: int, report: Reporter, resolve: 
 
     A trick whose plays are too many only by tokens that are no card of the deck (`resolve` gives None; each has
     its `unknown-card`) is not miscounted as well: one stray token is one slip, and its finding is the one it gets.
-    Nor is a trick short only by two cards written together (`10b7b`, `glued`), a token that is no card either.
+    Nor is a trick short only by two cards written together (`10b7b`, `glued_cut`), a token that is no card either.
     """
     tricks = hand.tricks
     for k, trick in enumerate(tricks):
@@ -35,7 +35,9 @@ def trick_count_findings(hand: Hand, per_trick: int, report: Reporter, resolve: 
         n = len(trick.plays)
         if n > per_trick:  # too many, unless only by tokens that are no card
             n -= sum(1 for p in trick.plays if not p.card.unknown and resolve(p.card.text) is None)
-        written = len(trick.plays) + sum(1 for p in trick.plays if not p.card.unknown and glued(p.card.text, resolve))
+        written = len(trick.plays) + sum(
+            1 for p in trick.plays if not p.card.unknown and glued_cut(p.card.text, resolve) is not None
+        )
         if n > per_trick or (written < per_trick and k < len(tricks) - 1):
             report.add(
                 "wrong-count",
@@ -47,12 +49,13 @@ def trick_count_findings(hand: Hand, per_trick: int, report: Reporter, resolve: 
             )
 
 
-def glued(text: str, resolve: Resolve) -> bool:
-    """`text` is no card but two cards written together, cut in exactly one place (`10b7b`; `2415` is `24 15`)."""
+def glued_cut(text: str, resolve: Callable[[str], object]) -> int | None:
+    """Where `text`, no card, cuts into two cards written together, where it does in exactly one place (`10b7b`: 3;
+    `2415`: 2); else None. `resolve` gives None for a token that is no card."""
     if resolve(text) is not None:
-        return False
+        return None
     cuts = [i for i in range(1, len(text)) if resolve(text[:i]) is not None and resolve(text[i:]) is not None]
-    return len(cuts) == 1
+    return cuts[0] if len(cuts) == 1 else None
 
 
 def name_findings(walk: Walk, players: Sequence[str], report: Reporter) -> None:

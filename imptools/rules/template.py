@@ -14,6 +14,7 @@ from imptools.rules.base import CardCheck, CardFace, FactKind, GameResult, HandR
 from imptools.rules.checks import (
     WrittenTotals,
     game_over,
+    glued_cut,
     incomplete_finding,
     not_scored_finding,
     score_mismatches,
@@ -67,14 +68,14 @@ def card_meant(text: str, game: Game, ruleset: Ruleset, close: bool = True) -> s
         return found.pop()
     if found or not close:
         return None
-    pairs = {
-        f"{a.canonical} {b.canonical}"
-        for i in range(1, len(text))
-        if (a := ruleset.check_card(text[:i], game)).code is None
-        and (b := ruleset.check_card(text[i:], game)).code is None
-    }
-    if len(pairs) == 1:  # two cards written together (`10b7b`)
-        return pairs.pop()
+
+    def canonical(token: str) -> object:
+        check = ruleset.check_card(token, game)
+        return check.canonical if check.code is None else None
+
+    cut = glued_cut(text, canonical)
+    if cut is not None:  # two cards written together (`10b7b`)
+        return f"{canonical(text[:cut])} {canonical(text[cut:])}"
     deck = [str(card) for card in ruleset.deck(game)]
     return one_keystroke(text, deck) if deck else None
 
